@@ -1,0 +1,103 @@
+"""Find problems: the bundled bank plus any private banks, each a folder with the same layout.
+
+A bank is a directory holding ``problems/<id>/`` (stub, ``spec.yaml``, ``checks.py``) and
+``reference/<id>.py``. Banks named later override earlier ones problem by problem, so an
+instructor's private bank (``--problems-dir`` or ``GRADER_PROBLEMS``) can replace a public problem
+or add new ones.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from grader.errors import ProblemBankError, UnknownProblem
+from grader.spec import ProblemSpec, load_spec
+
+#: Environment variable naming extra bank folders, separated by os.pathsep.
+PROBLEMS_ENV = "GRADER_PROBLEMS"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem: where its files are, and its validated spec (loaded on first use)."""
+
+    name: str
+    folder: Path  # problems/<name>/
+    reference_file: Path  # reference/<name>.py
+
+    @cached_property
+    def spec(self) -> ProblemSpec:
+        return load_spec(self.folder / "spec.yaml")
+
+    @property
+    def stub_file(self) -> Path:
+        return self.folder / self.spec.learner_file
+
+    @property
+    def checks_file(self) -> Path:
+        return self.folder / "checks.py"
+
+    def require_files(self) -> None:
+        """Raise ProblemBankError unless the stub, checks and reference all exist."""
+        needed = [self.stub_file, self.reference_file]
+        if self.spec.runtime != "data" or self.checks_file.exists():
+            needed.append(self.checks_file)
+        for path in needed:
+            if not path.is_file():
+                raise ProblemBankError(f"problem {self.name!r}: missing {path}")
+
+
+def bundled_root() -> Path:
+    """The bank shipped with the grader: the source checkout, or the installed package data."""
+    here = Path(__file__).resolve().parent
+    checkout = here.parent
+    if (checkout / "problems").is_dir() and (checkout / "reference").is_dir():
+        return checkout
+    return here / "bundled"
+
+
+def bank_roots(extra: list[Path] | tuple[Path, ...] = ()) -> list[Path]:
+    """The bundled bank first, then ``GRADER_PROBLEMS`` folders, then ``extra`` (later wins)."""
+    roots = [bundled_root()]
+    env = os.environ.get(PROBLEMS_ENV, "")
+    roots += [Path(p) for p in env.split(os.pathsep) if p]
+    roots += [Path(p) for p in extra]
+    for root in roots[1:]:
+        if not (root / "problems").is_dir():
+            raise ProblemBankError(
+                f"problem bank {root}: no problems/ folder in it (a bank holds problems/ and reference/)"
+            )
+    return roots
+
+
+class ProblemBank:
+    """All problems visible from the given banks, by name."""
+
+    def __init__(self, extra_roots: list[Path] | tuple[Path, ...] = ()):
+        self.roots = bank_roots(extra_roots)
+        found: dict[str, Problem] = {}
+        for root in self.roots:
+            for folder in sorted((root / "problems").iterdir()):
+                if (folder / "spec.yaml").is_file():
+                    found[folder.name] = Problem(
+                        folder.name, folder, root / "reference" / f"{folder.name}.py"
+                    )
+        self._problems = found
+
+    def names(self) -> list[str]:
+        return list(self._problems)
+
+    def __iter__(self):
+        return iter(self._problems.values())
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._problems
+
+    def get(self, name: str) -> Problem:
+        try:
+            return self._problems[name]
+        except KeyError:
+            raise UnknownProblem(name, self.names()) from None

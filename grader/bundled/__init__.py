@@ -1,0 +1,1 @@
+"""Where an installed grader keeps its problem bank (``problems/`` and ``reference/`` as package data)."""

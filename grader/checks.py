@@ -1,0 +1,209 @@
+"""The API a problem's hidden tests (``problems/<id>/checks.py``) are written against.
+
+A checks file builds one :class:`CheckRegistry` named ``checks``, registers a function per check
+id of the spec, and registers *mistake hypotheses*: the reference re-run under a named mistake,
+so a wrong answer can be recognised from its outputs alone::
+
+    checks = CheckRegistry()
+
+    @checks.test("values")
+    def values(ctx: CheckContext) -> None:
+        Q = ctx.rng.standard_normal((5, 8))
+        out, _ = ctx.call("scaled_dot_product_attention", Q, Q, Q)
+        expected, _ = ctx.reference.scaled_dot_product_attention(Q, Q, Q)
+        ctx.assert_close(out, expected, entry="scaled_dot_product_attention", args=(Q, Q, Q))
+
+    @checks.mistake("missing_scale", "scaled_dot_product_attention")
+    def _(ref, Q, K, V, mask=None):
+        return ref.scaled_dot_product_attention(Q * np.sqrt(Q.shape[-1]), K, V, mask)
+
+Check code runs in the grader's (trusted) process. Every learner call goes through
+:meth:`CheckContext.call` to the sandboxed runner and comes back as plain data.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, NoReturn
+
+import numpy as np
+
+from grader import compare
+from grader.compare import CheckFailed
+from grader.worker.protocol import Opaque, Ref
+
+__all__ = ["CheckContext", "CheckFailed", "CheckRegistry", "LearnerRaised", "Opaque", "Ref"]
+
+CheckFunction = Callable[["CheckContext"], None]
+Hypothesis = Callable[..., Any]
+
+
+class LearnerRaised(Exception):
+    """The learner's code raised an exception during a call (the check gets ``error``)."""
+
+    def __init__(self, entry: str, error: dict[str, Any]):
+        self.entry = entry
+        self.type_name = str(error.get("type", "Exception"))
+        self.mro = [str(n) for n in error.get("mro", [])]
+        self.detail = str(error.get("message", ""))
+        self.where = error.get("where") or None
+        self.traceback = str(error.get("traceback", ""))
+        super().__init__(self.sentence())
+
+    def is_a(self, type_name: str) -> bool:
+        return type_name in self.mro or type_name == self.type_name
+
+    def sentence(self) -> str:
+        at = ""
+        if self.where:
+            at = f" at {self.where.get('file')}, line {self.where.get('line')}"
+        detail = f": {self.detail}" if self.detail else ""
+        return f"{self.entry} raised {self.type_name}{detail}{at}"
+
+
+class MissingEntryPoint(Exception):
+    """The learner file does not define a name the check needs."""
+
+
+@dataclass
+class CheckRegistry:
+    """The tests and mistake hypotheses of one problem."""
+
+    tests: dict[str, CheckFunction] = field(default_factory=dict)
+    hypotheses: dict[str, list[tuple[str, Hypothesis]]] = field(default_factory=dict)
+
+    def test(self, check_id: str) -> Callable[[CheckFunction], CheckFunction]:
+        def register(fn: CheckFunction) -> CheckFunction:
+            if check_id in self.tests:
+                raise ValueError(f"check {check_id!r} registered twice")
+            self.tests[check_id] = fn
+            return fn
+
+        return register
+
+    def mistake(self, mistake_id: str, entry: str) -> Callable[[Hypothesis], Hypothesis]:
+        """Register ``fn(reference_module, *args, **kwargs)``: ``entry``'s output under the mistake."""
+
+        def register(fn: Hypothesis) -> Hypothesis:
+            self.hypotheses.setdefault(entry, []).append((mistake_id, fn))
+            return fn
+
+        return register
+
+    def mistake_ids(self) -> set[str]:
+        return {m for pairs in self.hypotheses.values() for m, _ in pairs}
+
+
+class CheckContext:
+    """What one check sees: seeded randomness, the reference, and calls into the learner's code."""
+
+    def __init__(
+        self,
+        *,
+        check_id: str,
+        seed: int,
+        reference: Any,
+        registry: CheckRegistry,
+        transport: Callable[[dict[str, Any], str], Any],
+        submission_text: str | None = None,
+    ):
+        self.check_id = check_id
+        self.seed = seed
+        #: A generator seeded by (seed, check id): stable whatever order the checks run in.
+        self.rng = np.random.default_rng([seed, zlib.crc32(check_id.encode())])
+        self.reference = reference
+        self.registry = registry
+        self.submission_text = submission_text
+        self._transport = transport
+
+    # -- calling the learner -----------------------------------------------------------
+
+    def call(self, target: str | Ref, *args: Any, keep: bool = False, **kwargs: Any) -> Any:
+        """Call a learner entry point (or a kept object) and return its result as data.
+
+        ``keep=True`` leaves the result in the learner's process and returns a :class:`Ref`
+        (use it for modules, then call them or their methods).
+        """
+        request = {"op": "call", "target": target, "args": list(args), "kwargs": kwargs, "keep": keep}
+        return self._transport(request, _entry_name(target))["result"]
+
+    def call_echo(self, target: str | Ref, *args: Any, **kwargs: Any) -> tuple[Any, tuple, dict]:
+        """Like :meth:`call`, and also return the arguments as they were after the call."""
+        request = {"op": "call", "target": target, "args": list(args), "kwargs": kwargs, "echo_args": True}
+        reply = self._transport(request, _entry_name(target))
+        return reply["result"], reply["args"], reply["kwargs"]
+
+    def method(self, ref: Ref, name: str, *args: Any, keep: bool = False, **kwargs: Any) -> Any:
+        """Call ``ref.name(*args, **kwargs)`` in the learner's process."""
+        request = {
+            "op": "call", "target": ref, "method": name, "args": list(args), "kwargs": kwargs, "keep": keep,
+        }
+        return self._transport(request, f"{ref.type}.{name}")["result"]
+
+    def attr(self, ref: Ref, name: str, *, keep: bool = False) -> Any:
+        """Read ``ref.name`` in the learner's process."""
+        request = {"op": "getattr", "target": ref, "name": name, "keep": keep}
+        return self._transport(request, f"{ref.type}.{name}")["result"]
+
+    def probe(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        """Run helper ``name`` of the problem's probes.py in the learner's process."""
+        request = {"op": "probe", "name": name, "args": list(args), "kwargs": kwargs}
+        return self._transport(request, name)["result"]
+
+    def raises(self, exc_type: str, target: str | Ref, *args: Any, **kwargs: Any) -> bool:
+        """True if the call raises ``exc_type`` (or a subclass); other exceptions propagate."""
+        try:
+            self.call(target, *args, **kwargs)
+        except LearnerRaised as err:
+            if err.is_a(exc_type):
+                return True
+            raise
+        return False
+
+    # -- judging ----------------------------------------------------------------------
+
+    def diagnose(self, entry: str, actual: Any, *args: Any, **kwargs: Any) -> str | None:
+        """The first registered mistake of ``entry`` whose output on these inputs equals ``actual``."""
+        for mistake_id, hypothesis in self.registry.hypotheses.get(entry, []):
+            try:
+                expected = hypothesis(self.reference, *args, **kwargs)
+            except Exception:  # noqa: BLE001 - a hypothesis that cannot apply to these inputs
+                continue
+            if compare.matches(actual, expected):
+                return mistake_id
+        return None
+
+    def fail(self, message: str, *, diagnosis: str | None = None, fraction: float = 0.0) -> NoReturn:
+        raise CheckFailed(message, diagnosis=diagnosis, fraction=fraction)
+
+    def assert_close(
+        self,
+        actual: Any,
+        expected: Any,
+        *,
+        name: str = "output",
+        rtol: float = 1e-6,
+        atol: float = 1e-8,
+        check_dtype: bool = False,
+        entry: str | None = None,
+        args: tuple = (),
+        kwargs: dict[str, Any] | None = None,
+        result: Any = None,
+    ) -> None:
+        """:func:`compare.assert_close`, and on failure try the mistake hypotheses of ``entry``.
+
+        ``result`` is the whole value the learner returned (e.g. the ``(output, weights)`` tuple)
+        when ``actual`` is a part of it; hypotheses are matched against the whole.
+        """
+        try:
+            compare.assert_close(actual, expected, name=name, rtol=rtol, atol=atol, check_dtype=check_dtype)
+        except CheckFailed as failure:
+            if entry is not None and failure.diagnosis is None:
+                whole = actual if result is None else result
+                failure.diagnosis = self.diagnose(entry, whole, *args, **(kwargs or {}))
+            raise
+
+
+def _entry_name(target: Any) -> str:
+    return target if isinstance(target, str) else getattr(target, "type", "object")

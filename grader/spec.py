@@ -1,0 +1,141 @@
+"""The problem manifest, ``problems/<id>/spec.yaml``: its schema and its loader.
+
+A problem is a folder of data; this module says exactly which keys its manifest may hold. Every
+field carries a ``doc`` that ``docs/authoring.md`` repeats.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import yaml
+
+from grader import schema
+from grader.errors import SpecError
+
+#: Names a problem may not take, because they are ``grade`` sub-commands.
+RESERVED_NAMES = frozenset(
+    {"all", "list", "show", "init", "batch", "merge", "quiz", "validate", "classroom"}
+)
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def _doc(text: str) -> dict[str, str]:
+    return {"doc": text}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits for the learner's code, per check."""
+
+    timeout_s: float = field(default=10.0, metadata=_doc("wall-clock seconds per check"))
+    memory_mb: int = field(
+        default=1024, metadata=_doc("extra address space the learner may allocate, in MiB")
+    )
+    output_kb: int = field(default=64, metadata=_doc("captured stdout+stderr kept per check, KiB"))
+
+    def __post_init__(self) -> None:
+        if self.timeout_s <= 0 or self.memory_mb <= 0 or self.output_kb <= 0:
+            raise ValueError("limits must be positive")
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """One scored check. Its code is the function registered under the same id in checks.py."""
+
+    id: str = field(metadata=_doc("stable id, used in every output format"))
+    title: str = field(metadata=_doc("one line shown to the learner"))
+    points: float = field(default=1.0, metadata=_doc("points for passing"))
+    visibility: Literal["visible", "hidden"] = field(
+        default="visible", metadata=_doc("hidden checks are run but their details are not shown")
+    )
+    hint: str | None = field(default=None, metadata=_doc("shown when the check does not pass"))
+    kind: Literal["test", "from_scratch"] = field(
+        default="test",
+        metadata=_doc("test: a function in checks.py; from_scratch: the built-in forbidden-call scan"),
+    )
+
+    def __post_init__(self) -> None:
+        if not _ID.match(self.id):
+            raise ValueError(f"check id {self.id!r} must be lower_snake_case")
+        if self.points < 0:
+            raise ValueError(f"check {self.id!r}: points must not be negative")
+
+
+@dataclass(frozen=True)
+class MistakeSpec:
+    """A named mistake the problem can diagnose from the learner's outputs."""
+
+    id: str = field(metadata=_doc("stable id, e.g. missing_scale"))
+    title: str = field(metadata=_doc("what the learner did"))
+    hint: str = field(metadata=_doc("how to fix it"))
+
+
+@dataclass(frozen=True)
+class ProblemSpec:
+    """The whole manifest."""
+
+    id: str = field(metadata=_doc("the problem's name; also the command: grade <id>"))
+    title: str = field(metadata=_doc("one line"))
+    summary: str = field(metadata=_doc("the prompt, in Markdown, shown by grade show"))
+    learner_file: str = field(metadata=_doc("file the learner writes, e.g. self_attention.py"))
+    entry_points: list[str] = field(metadata=_doc("names the learner file must define"))
+    checks: list[CheckSpec] = field(metadata=_doc("scored checks, in display order"))
+    runtime: Literal["numpy", "torch", "data"] = field(
+        default="numpy",
+        metadata=_doc("what the worker pre-imports; data: the learner file is data, no code runs"),
+    )
+    limits: Limits = field(default_factory=Limits, metadata=_doc("per-check resource limits"))
+    seed: int = field(default=1234, metadata=_doc("default seed for hidden inputs"))
+    mistakes: list[MistakeSpec] = field(default_factory=list, metadata=_doc("diagnosable mistakes"))
+    forbidden: list[str] = field(
+        default_factory=list,
+        metadata=_doc("dotted names the from_scratch check rejects, e.g. torch.nn.MultiheadAttention"),
+    )
+    difficulty: Literal["easy", "medium", "hard"] = field(default="medium", metadata=_doc("shown by grade list"))
+    tags: list[str] = field(default_factory=list, metadata=_doc("free-form topics"))
+
+    def __post_init__(self) -> None:
+        if not _ID.match(self.id):
+            raise ValueError(f"id {self.id!r} must be lower_snake_case")
+        if self.id in RESERVED_NAMES:
+            raise ValueError(f"id {self.id!r} is a grade sub-command; choose another name")
+        for kind, items in (("check", self.checks), ("mistake", self.mistakes)):
+            ids = [item.id for item in items]
+            dupes = sorted({i for i in ids if ids.count(i) > 1})
+            if dupes:
+                raise ValueError(f"duplicate {kind} id {dupes[0]!r}")
+        if not self.checks:
+            raise ValueError("a problem needs at least one check")
+        if any(c.kind == "from_scratch" for c in self.checks) and not self.forbidden:
+            raise ValueError("a from_scratch check needs a non-empty forbidden list")
+
+    @property
+    def max_score(self) -> float:
+        return sum(c.points for c in self.checks)
+
+    def check(self, check_id: str) -> CheckSpec:
+        return next(c for c in self.checks if c.id == check_id)
+
+    def mistake(self, mistake_id: str) -> MistakeSpec | None:
+        return next((m for m in self.mistakes if m.id == mistake_id), None)
+
+
+def load_spec(path: Path) -> ProblemSpec:
+    """Read and validate one ``spec.yaml``; errors name the file and the key."""
+    where = str(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise SpecError(f"{where}: cannot read ({err.strerror})") from None
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        line = f"line {mark.line + 1}: " if mark else ""
+        raise SpecError(f"{where}: {line}invalid YAML ({getattr(err, 'problem', err)})") from None
+    spec = schema.load(ProblemSpec, data, where=where)
+    if spec.id != path.parent.name:
+        raise SpecError(f"{where}: id: {spec.id!r} must match its folder name {path.parent.name!r}")
+    return spec

@@ -1,0 +1,237 @@
+"""The grader's side of the worker: start a zygote, spawn runners, call into them with deadlines.
+
+Nothing here executes learner code. Replies are parsed strictly by :mod:`protocol`; the learner's
+prints arrive on a separate pipe, are capped, and are only ever shown, never parsed.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import signal
+import socket
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from grader.worker import protocol, zygote
+
+#: A runner that prints more than this is killed: the check gets an error.
+OUTPUT_HARD_CAP = 1 * 2**20
+
+
+class WorkerError(Exception):
+    """The runner could not answer: base class for the three ways that happens."""
+
+
+class RunnerTimeout(WorkerError):
+    """The wall-clock deadline passed."""
+
+
+class RunnerDied(WorkerError):
+    """The runner exited or was killed before replying."""
+
+    def __init__(self, message: str, exit_info: dict[str, Any]):
+        super().__init__(message)
+        self.exit_info = exit_info
+
+
+class OutputFlood(WorkerError):
+    """The learner printed more than OUTPUT_HARD_CAP bytes."""
+
+
+def describe_exit(info: dict[str, Any]) -> str:
+    """Say in words how a runner ended (for messages)."""
+    sig = info.get("signal")
+    if sig is not None:
+        name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else f"signal {sig}"
+        reasons = {
+            "SIGSEGV": "crashed with a segmentation fault",
+            "SIGBUS": "crashed (bus error)",
+            "SIGABRT": "aborted",
+            "SIGXCPU": "used up its CPU-time limit",
+            "SIGKILL": "was killed (memory or CPU limit)",
+            "SIGSYS": "made a forbidden system call",
+            "SIGXFSZ": "wrote a file larger than the limit",
+        }
+        return f"{reasons.get(name, 'was killed')} ({name})"
+    code = info.get("exit")
+    if code is not None:
+        return f"exited with status {code} (sys.exit or os._exit in the learner's code?)"
+    return "ended unexpectedly"
+
+
+class Zygote:
+    """One warm worker process; ``spawn`` gives a fresh runner for one submission."""
+
+    def __init__(self, runtime: str, isolation: str = "limits"):
+        self.runtime, self.isolation = runtime, isolation
+        self.sock, child = socket.socketpair()
+        zygote.preload(runtime)  # warm imports happen once, here, and are inherited by fork
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the zygote
+            status = 0
+            try:
+                self.sock.close()
+                zygote.serve(child, runtime, isolation)
+            except BaseException:  # noqa: BLE001
+                status = 70
+            finally:
+                os._exit(status)
+        child.close()
+        self.pid = pid
+
+    def request(self, header: dict[str, Any], fds: list[int] = ()) -> dict[str, Any]:
+        zygote.send_message(self.sock, header, fds)
+        message = zygote.recv_message(self.sock)
+        if message is None:
+            raise WorkerError("the worker process went away")
+        return message[0]
+
+    def spawn(
+        self, source: str, filename: str, probes: str | None, limits: dict[str, Any]
+    ) -> RunnerProcess:
+        req_r, req_w = os.pipe()
+        res_r, res_w = os.pipe()
+        out_r, out_w = os.pipe()
+        try:
+            reply = self.request(
+                {"op": "spawn", "source": source, "filename": filename, "probes": probes, "limits": limits},
+                [req_r, res_w, out_w],
+            )
+        finally:
+            for fd in (req_r, res_w, out_w):
+                os.close(fd)
+        return RunnerProcess(self, int(reply["pid"]), req_w, res_r, out_r, int(limits.get("output_kb", 64)) * 1024)
+
+    def close(self) -> None:
+        try:
+            zygote.send_message(self.sock, {"op": "exit"})
+        except OSError:
+            pass
+        self.sock.close()
+        try:
+            os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            pass
+
+    def __enter__(self) -> Zygote:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@dataclass
+class Reply:
+    header: dict[str, Any]
+    blobs: list[bytes]
+
+
+class RunnerProcess:
+    """One learner process. Calls are sequential; each waits for its reply or the deadline."""
+
+    def __init__(self, owner: Zygote, pid: int, req_w: int, res_r: int, out_r: int, output_keep: int):
+        self.owner, self.pid = owner, pid
+        self.req_w, self.res_r, self.out_r = req_w, res_r, out_r
+        self.output_keep = output_keep
+        self.output = bytearray()
+        self.output_total = 0
+        self.output_truncated = False
+        self.reader = protocol.FrameReader()
+        self.exit_info: dict[str, Any] | None = None
+        os.set_blocking(res_r, False)
+        os.set_blocking(out_r, False)
+
+    # -- calls ---------------------------------------------------------------------------
+
+    def wait_ready(self, deadline: float) -> Reply:
+        return self._receive(deadline)
+
+    def call(self, header: dict[str, Any], blobs: list[bytes], deadline: float) -> Reply:
+        try:
+            protocol.write_all(self.req_w, protocol.pack(header, blobs))
+        except (BrokenPipeError, OSError):
+            self._died()
+        return self._receive(deadline)
+
+    def _receive(self, deadline: float) -> Reply:
+        with selectors.DefaultSelector() as sel:
+            sel.register(self.res_r, selectors.EVENT_READ, "res")
+            sel.register(self.out_r, selectors.EVENT_READ, "out")
+            while True:
+                frame = self.reader.pop()
+                if frame is not None:
+                    self._drain_output()
+                    return Reply(*frame)
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    self._drain_output()
+                    self.kill()
+                    raise RunnerTimeout("deadline passed")
+                for key, _ in sel.select(remaining):
+                    if key.data == "out":
+                        self._drain_output()
+                        continue
+                    try:
+                        chunk = os.read(self.res_r, 1 << 20)
+                    except BlockingIOError:
+                        continue
+                    if not chunk:
+                        self._drain_output()
+                        self._died()
+                    self.reader.feed(chunk)
+
+    def _drain_output(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self.out_r, 1 << 16)
+            except (BlockingIOError, OSError):
+                return
+            if not chunk:
+                return
+            self.output_total += len(chunk)
+            room = self.output_keep - len(self.output)
+            if room > 0:
+                self.output += chunk[:room]
+            if len(chunk) > room:
+                self.output_truncated = True
+            if self.output_total > OUTPUT_HARD_CAP:
+                self.kill()
+                raise OutputFlood(f"printed more than {OUTPUT_HARD_CAP // 2**20} MiB of output")
+
+    def take_output(self) -> str:
+        """The output captured since the last call, decoded, with a note if it was cut."""
+        text = self.output.decode("utf-8", "replace")
+        if self.output_truncated:
+            text += f"\n[output truncated to {self.output_keep // 1024} KiB]"
+        self.output.clear()
+        self.output_truncated = False
+        return text
+
+    # -- ending --------------------------------------------------------------------------
+
+    def _died(self) -> None:
+        info = self.kill()
+        raise RunnerDied(describe_exit(info), info)
+
+    def kill(self) -> dict[str, Any]:
+        """Kill the runner and everything it started; return how it ended (idempotent)."""
+        if self.exit_info is None:
+            try:
+                self.exit_info = self.owner.request({"op": "kill", "pid": self.pid})
+            except (OSError, WorkerError):
+                self.exit_info = {"exit": None, "signal": None}
+            for fd in (self.req_w, self.res_r, self.out_r):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        return self.exit_info
+
+    @property
+    def alive(self) -> bool:
+        return self.exit_info is None

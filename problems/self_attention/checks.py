@@ -1,0 +1,298 @@
+"""Hidden tests for self_attention: each check's code, and the mistakes recognised by name.
+
+Inputs are standard-normal (unsaturated softmax), with distinct sizes for every axis so that an
+axis mix-up fails loudly, and Q != K so that K Qᵀ differs from Q Kᵀ.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from grader.checks import CheckContext, CheckRegistry
+from grader.compare import assert_array, assert_shape
+
+checks = CheckRegistry()
+
+SDPA = "scaled_dot_product_attention"
+RTOL, ATOL = 1e-6, 1e-9  # float64 against a float64 reference
+
+
+def qkv(ctx: CheckContext, batch: tuple[int, ...], L_q: int, L_k: int, d_k: int, d_v: int):
+    Q = ctx.rng.standard_normal((*batch, L_q, d_k))  # (..., L_q, d_k)
+    K = ctx.rng.standard_normal((*batch, L_k, d_k))  # (..., L_k, d_k)
+    V = ctx.rng.standard_normal((*batch, L_k, d_v))  # (..., L_k, d_v)
+    return Q, K, V
+
+
+def mixed_mask(ctx: CheckContext, shape: tuple[int, ...]) -> np.ndarray:
+    """A random mask where every row has at least one allowed and one blocked key."""
+    mask = ctx.rng.random(shape) < 0.6
+    mask[..., 0] = True
+    mask[..., -1] = False
+    return np.apply_along_axis(ctx.rng.permutation, -1, mask)
+
+
+def attention_pair(ctx: CheckContext, result, name: str = SDPA):
+    """Fail unless the learner returned (output, weights)."""
+    if not isinstance(result, tuple) or len(result) != 2:
+        kind = type(result).__name__
+        ctx.fail(f"{name} must return a tuple (output, weights), got {kind}")
+    return result
+
+
+def compare_attention(ctx: CheckContext, Q, K, V, mask=None, *, rtol=RTOL, atol=ATOL) -> None:
+    """Call the learner, compare output and weights with the reference, diagnose on mismatch."""
+    args = (Q, K, V) if mask is None else (Q, K, V, mask)
+    result = attention_pair(ctx, ctx.call(SDPA, *args))
+    expected_out, expected_w = ctx.reference.scaled_dot_product_attention(*args)
+    for actual, expected, name in ((result[1], expected_w, "weights"), (result[0], expected_out, "output")):
+        ctx.assert_close(actual, expected, name=name, rtol=rtol, atol=atol, entry=SDPA, args=args, result=result)
+
+
+# --------------------------------------------------------------------------- checks
+
+
+@checks.test("softmax")
+def softmax_values(ctx: CheckContext) -> None:
+    x = ctx.rng.standard_normal((3, 4, 5))
+    for axis in (-1, 0, 1):
+        actual = ctx.call("softmax", x, axis=axis)
+        ctx.assert_close(actual, ctx.reference.softmax(x, axis=axis), name=f"softmax(x, axis={axis})")
+    big = x * 1000.0
+    actual = assert_array(ctx.call("softmax", big), "softmax of large inputs")
+    if not np.isfinite(actual).all():
+        ctx.fail("softmax of inputs of size ~1000 contains NaN or inf", diagnosis="unstable_softmax")
+    ctx.assert_close(actual, ctx.reference.softmax(big), name="softmax of large inputs")
+
+
+@checks.test("shapes")
+def shapes(ctx: CheckContext) -> None:
+    Q, K, V = qkv(ctx, (), L_q=5, L_k=7, d_k=8, d_v=3)
+    output, weights = attention_pair(ctx, ctx.call(SDPA, Q, K, V))
+    assert_array(output, "output", tensor=False)
+    assert_array(weights, "weights", tensor=False)
+    assert_shape(weights, (5, 7), "weights (L_q=5, L_k=7)")
+    assert_shape(output, (5, 3), "output (L_q=5, d_v=3)")
+
+
+@checks.test("values")
+def values(ctx: CheckContext) -> None:
+    Q, K, V = qkv(ctx, (2,), L_q=6, L_k=6, d_k=6, d_v=6)
+    compare_attention(ctx, Q, K, V)
+
+
+@checks.test("values_rectangular")
+def values_rectangular(ctx: CheckContext) -> None:
+    Q, K, V = qkv(ctx, (2, 3), L_q=5, L_k=7, d_k=8, d_v=3)
+    compare_attention(ctx, Q, K, V)
+
+
+@checks.test("weights_sum_to_one")
+def weights_sum_to_one(ctx: CheckContext) -> None:
+    Q, K, _ = qkv(ctx, (2,), L_q=6, L_k=6, d_k=4, d_v=1)
+    V = np.ones((2, 6, 3))
+    output, weights = attention_pair(ctx, ctx.call(SDPA, Q, K, V))
+    weights = np.asarray(weights, dtype=float)
+    if weights.shape != (2, 6, 6):
+        ctx.fail(f"weights have shape {weights.shape}, expected (2, 6, 6)")
+    if (weights < 0).any():
+        ctx.fail("some weights are negative; a softmax gives values in [0, 1]")
+    rows = weights.sum(axis=-1)
+    if not np.allclose(rows, 1.0, atol=1e-9):
+        columns_ok = np.allclose(weights.sum(axis=-2), 1.0, atol=1e-9)
+        worst = float(np.abs(rows - 1).max())
+        ctx.fail(
+            f"rows of weights do not sum to 1 (off by up to {worst:.3g})"
+            + ("; the columns do, so the softmax ran over the queries" if columns_ok else ""),
+            diagnosis="softmax_wrong_axis" if columns_ok else None,
+        )
+    ctx.assert_close(output, np.ones((2, 6, 3)), name="output for V of ones")
+
+
+@checks.test("batch_dims")
+def batch_dims(ctx: CheckContext) -> None:
+    for batch in ((), (3,), (2, 2)):
+        Q, K, V = qkv(ctx, batch, L_q=4, L_k=5, d_k=3, d_v=2)
+        compare_attention(ctx, Q, K, V)
+    Q, K, V = qkv(ctx, (3,), L_q=4, L_k=5, d_k=3, d_v=2)
+    batched = attention_pair(ctx, ctx.call(SDPA, Q, K, V))[0]
+    for b in range(3):
+        alone = attention_pair(ctx, ctx.call(SDPA, Q[b], K[b], V[b]))[0]
+        ctx.assert_close(np.asarray(batched)[b], alone, name=f"batch item {b} (run alone vs in the batch)")
+
+
+@checks.test("large_logits")
+def large_logits(ctx: CheckContext) -> None:
+    Q, K, V = qkv(ctx, (2,), L_q=5, L_k=7, d_k=8, d_v=3)
+    compare_attention(ctx, Q * 30.0, K * 30.0, V)
+
+
+@checks.test("mask")
+def mask(ctx: CheckContext) -> None:
+    Q, K, V = qkv(ctx, (2,), L_q=5, L_k=7, d_k=8, d_v=3)
+    full = mixed_mask(ctx, (2, 5, 7))  # a different pattern for every query
+    compare_attention(ctx, Q, K, V, full)
+    padding = mixed_mask(ctx, (2, 1, 7))  # key padding, broadcast over queries
+    compare_attention(ctx, Q, K, V, padding)
+    _, weights = attention_pair(ctx, ctx.call(SDPA, Q, K, V, full))
+    if np.any(np.asarray(weights)[~full] != 0):
+        ctx.fail("blocked keys (mask False) get non-zero weights", diagnosis="inverted_mask")
+
+
+@checks.test("fully_masked_rows")
+def fully_masked_rows(ctx: CheckContext) -> None:
+    Q, K, V = qkv(ctx, (2,), L_q=5, L_k=7, d_k=8, d_v=3)
+    m = mixed_mask(ctx, (2, 5, 7))
+    m[0, 1, :] = False
+    m[1, 4, :] = False
+    output, weights = attention_pair(ctx, ctx.call(SDPA, Q, K, V, m))
+    output, weights = np.asarray(output, dtype=float), np.asarray(weights, dtype=float)
+    empty = (np.array([0, 1]), np.array([1, 4]))
+    if np.isnan(output[empty]).any() or np.isnan(weights[empty]).any():
+        ctx.fail("a query row with no allowed key gives NaN", diagnosis="nan_on_fully_masked")
+    if np.abs(weights[empty]).max() > 0:
+        ctx.fail("a query row with no allowed key must get all-zero weights (yours are not zero)")
+    if np.abs(output[empty]).max() > 0:
+        ctx.fail("a query row with no allowed key must give an all-zero output row")
+    compare_attention(ctx, Q, K, V, m)
+
+
+@checks.test("inputs_unchanged")
+def inputs_unchanged(ctx: CheckContext) -> None:
+    Q, K, V = qkv(ctx, (2,), L_q=5, L_k=7, d_k=8, d_v=3)
+    m = mixed_mask(ctx, (2, 5, 7))
+    for args in ((Q, K, V, m), (Q.swapaxes(-1, -2).copy().swapaxes(-1, -2), K, V)):
+        _, after, _ = ctx.call_echo(SDPA, *args)
+        for name, before, now in zip(("Q", "K", "V", "mask"), args, after):
+            if not np.array_equal(np.asarray(now), before):
+                ctx.fail(f"{name} was modified by the call", diagnosis="mutates_input")
+
+
+@checks.test("dtype")
+def dtype(ctx: CheckContext) -> None:
+    for dt in (np.float32, np.float64):
+        Q, K, V = (a.astype(dt) for a in qkv(ctx, (2,), L_q=5, L_k=7, d_k=8, d_v=3))
+        output, weights = attention_pair(ctx, ctx.call(SDPA, Q, K, V))
+        for value, name in ((output, "output"), (weights, "weights")):
+            got = getattr(value, "dtype", type(value).__name__)
+            if got != np.dtype(dt):
+                ctx.fail(f"{np.dtype(dt).name} inputs gave a {name} of dtype {got}")
+        expected_out, _ = ctx.reference.scaled_dot_product_attention(Q, K, V)
+        ctx.assert_close(output, expected_out, name=f"{np.dtype(dt).name} output", rtol=1e-4, atol=1e-6)
+
+
+@checks.test("self_attention")
+def self_attention(ctx: CheckContext) -> None:
+    X = ctx.rng.standard_normal((2, 6, 5))  # (B, L, d_model)
+    W_q, W_k = ctx.rng.standard_normal((5, 4)), ctx.rng.standard_normal((5, 4))  # (d_model, d_k)
+    W_v = ctx.rng.standard_normal((5, 3))  # (d_model, d_v)
+    m = mixed_mask(ctx, (2, 6, 6))
+    for args in ((X, W_q, W_k, W_v), (X, W_q, W_k, W_v, m)):
+        result = attention_pair(ctx, ctx.call("self_attention", *args), "self_attention")
+        expected_out, expected_w = ctx.reference.self_attention(*args)
+        ctx.assert_close(result[1], expected_w, name="weights", entry="self_attention", args=args, result=result)
+        ctx.assert_close(result[0], expected_out, name="output", entry="self_attention", args=args, result=result)
+
+
+# --------------------------------------------------------------------------- mistakes
+# Each hypothesis is the reference re-run under one mistake; a learner output that matches it
+# is diagnosed with that mistake's id.
+
+
+def _softmax(x, axis=-1):
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    e = np.exp(shifted)
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _scores(Q, K):
+    return Q @ np.swapaxes(K, -1, -2) / math.sqrt(Q.shape[-1])
+
+
+@checks.mistake("missing_scale", SDPA)
+def _missing_scale(ref, Q, K, V, mask=None):
+    return ref.scaled_dot_product_attention(Q * math.sqrt(Q.shape[-1]), K, V, mask)
+
+
+@checks.mistake("scale_by_dk", SDPA)
+def _scale_by_dk(ref, Q, K, V, mask=None):
+    return ref.scaled_dot_product_attention(Q / math.sqrt(Q.shape[-1]), K, V, mask)
+
+
+@checks.mistake("softmax_wrong_axis", SDPA)
+def _softmax_wrong_axis(ref, Q, K, V, mask=None):
+    scores = _scores(Q, K)
+    if mask is not None:
+        scores = np.where(mask, scores, -1e9)
+    weights = _softmax(scores, axis=-2)
+    return weights @ V, weights
+
+
+@checks.mistake("transposed_scores", SDPA)
+def _transposed_scores(ref, Q, K, V, mask=None):
+    scores = _scores(K, Q)  # (..., L_k, L_q): rows index keys
+    if mask is not None:
+        scores = np.where(mask, scores, -1e9)
+    weights = _softmax(scores)
+    return weights @ V, weights
+
+
+@checks.mistake("keys_as_values", SDPA)
+def _keys_as_values(ref, Q, K, V, mask=None):
+    return ref.scaled_dot_product_attention(Q, K, K, mask)
+
+
+@checks.mistake("unstable_softmax", SDPA)
+def _unstable_softmax(ref, Q, K, V, mask=None):
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.exp(_scores(Q, K))
+        weights = e / e.sum(axis=-1, keepdims=True)
+        return weights @ V, weights
+
+
+@checks.mistake("inverted_mask", SDPA)
+def _inverted_mask(ref, Q, K, V, mask=None):
+    if mask is None:
+        raise ValueError("needs a mask")
+    return ref.scaled_dot_product_attention(Q, K, V, ~np.asarray(mask))
+
+
+@checks.mistake("mask_after_softmax", SDPA)
+def _mask_after_softmax(ref, Q, K, V, mask=None):
+    if mask is None:
+        raise ValueError("needs a mask")
+    weights = _softmax(_scores(Q, K)) * mask
+    return weights @ V, weights
+
+
+@checks.mistake("nan_on_fully_masked", SDPA)
+def _nan_on_fully_masked(ref, Q, K, V, mask=None):
+    if mask is None:
+        raise ValueError("needs a mask")
+    with np.errstate(invalid="ignore"):
+        scores = np.where(mask, _scores(Q, K), -np.inf)
+        e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        weights = e / e.sum(axis=-1, keepdims=True)
+        return weights @ V, weights
+
+
+def _via_projections(mistake):
+    """Lift an attention hypothesis to self_attention(X, W_q, W_k, W_v, mask)."""
+
+    def hypothesis(ref, X, W_q, W_k, W_v, mask=None):
+        return mistake(ref, X @ W_q, X @ W_k, X @ W_v, mask)
+
+    return hypothesis
+
+
+for _id, _fn in (
+    ("missing_scale", _missing_scale),
+    ("scale_by_dk", _scale_by_dk),
+    ("softmax_wrong_axis", _softmax_wrong_axis),
+    ("transposed_scores", _transposed_scores),
+    ("inverted_mask", _inverted_mask),
+    ("mask_after_softmax", _mask_after_softmax),
+):
+    checks.mistake(_id, "self_attention")(_via_projections(_fn))

@@ -1,0 +1,36 @@
+"""Shared fixtures: the problem bank, a grading helper, and the CLI runner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import grader  # noqa: F401  (sets the single-thread environment before numpy/torch load)
+from grader import engine
+from grader.bank import ProblemBank
+from grader.results import ProblemResult
+
+TESTS = Path(__file__).resolve().parent
+CORPUS = TESTS / "corpus"
+
+
+@pytest.fixture(name="bank", scope="session")
+def _bank() -> ProblemBank:
+    return ProblemBank()
+
+
+@pytest.fixture(name="grade_file", scope="session")
+def _grade_file(bank: ProblemBank):
+    """grade_file(problem_name, path, **options) -> ProblemResult, through the real engine."""
+
+    def grade_file(name: str, path: Path, **options) -> ProblemResult:
+        return engine.grade(bank.get(name), Path(path), **options)
+
+    return grade_file
+
+
+@pytest.fixture(name="runner")
+def _runner() -> CliRunner:
+    return CliRunner()
