@@ -18,6 +18,8 @@ from grader import __version__
 from grader.errors import GraderError, UnknownProblem
 
 FORMATS = ("table", "json")
+#: Formats of graded results (grader.render.FORMATS): table, json, gradescope, classroom, junit, exercism.
+GRADE_FORMATS = ("table", "json", "gradescope", "classroom", "junit", "exercism")
 SANDBOX_MODES = ("auto", "full", "limits", "none")
 
 
@@ -43,10 +45,19 @@ def _emit(text: str) -> None:
     click.echo(text)
 
 
+def _emit_log(results: list, fmt: str, verbose: bool) -> None:
+    """The format's log on stderr, if it has one (classroom: the fenced Actions log)."""
+    from grader.render import log_text
+
+    text = log_text(results, fmt, verbose=verbose)
+    if text is not None:
+        click.echo(text, err=True)
+
+
 def _grade_options(fn: Any) -> Any:
     """Options shared by ``grade NAME`` and ``grade all``."""
     fn = click.option(
-        "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True, help="Output format."
+        "--format", "fmt", type=click.Choice(GRADE_FORMATS), default="table", show_default=True, help="Output format."
     )(fn)
     fn = click.option(
         "--seed", type=int, default=None, help="Seed of the hidden inputs (default: GRADER_SEED, else the problem's)."
@@ -57,6 +68,10 @@ def _grade_options(fn: Any) -> Any:
         default="auto",
         show_default=True,
         help="Isolation of the learner's code.",
+    )(fn)
+    fn = click.option(
+        "--timeout", "timeout_s", type=click.FloatRange(min=0, min_open=True), default=None,
+        help="Seconds per check (default: the problem's limit).",
     )(fn)
     fn = click.option("-v", "--verbose", is_flag=True, help="Show messages of hidden checks, timings and output.")(fn)
     return fn
@@ -69,7 +84,10 @@ def _grade_problem_command(name: str) -> click.Command:
     )
     @_grade_options
     @click.pass_context
-    def command(ctx: click.Context, file: Path | None, fmt: str, seed: int | None, sandbox: str, verbose: bool) -> None:
+    def command(
+        ctx: click.Context, file: Path | None, fmt: str, seed: int | None, sandbox: str, timeout_s: float | None,
+        verbose: bool,
+    ) -> None:
         from grader import engine
         from grader.render import render
 
@@ -83,10 +101,11 @@ def _grade_problem_command(name: str) -> click.Command:
                     else "Check the path."
                 )
                 raise CliError(f"{path}: no such file. {hint}")
-            result = engine.grade(problem, path, seed=seed, sandbox_mode=sandbox)
+            result = engine.grade(problem, path, seed=seed, sandbox_mode=sandbox, timeout_s=timeout_s)
         except GraderError as err:
             raise CliError(str(err)) from None
         _emit(render([result], fmt, verbose=verbose))
+        _emit_log([result], fmt, verbose)
         ctx.exit(0 if result.status == "pass" else 1)
 
     return command
@@ -229,19 +248,23 @@ def init_command(ctx: click.Context, name: str, directory: Path, force: bool) ->
 )
 @_grade_options
 @click.pass_context
-def all_command(ctx: click.Context, directory: Path, fmt: str, seed: int | None, sandbox: str, verbose: bool) -> None:
+def all_command(
+    ctx: click.Context, directory: Path, fmt: str, seed: int | None, sandbox: str, timeout_s: float | None,
+    verbose: bool,
+) -> None:
     """Grade every problem whose learner file is in the folder."""
     from grader import engine
     from grader.render import render
 
     bank = _bank(ctx)
     try:
-        results = engine.grade_all(list(bank), directory, seed=seed, sandbox_mode=sandbox)
+        results = engine.grade_all(list(bank), directory, seed=seed, sandbox_mode=sandbox, timeout_s=timeout_s)
     except GraderError as err:
         raise CliError(str(err)) from None
     if not results:
         raise CliError(f"{directory}: no learner files here. Start one with: grade init NAME (see grade list)")
     _emit(render(results, fmt, verbose=verbose, combined=True))
+    _emit_log(results, fmt, verbose)
     ctx.exit(0 if all(r.status == "pass" for r in results) else 1)
 
 

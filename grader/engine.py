@@ -156,11 +156,12 @@ def grade(
     seed: int | None = None,
     sandbox_mode: str = "auto",
     zygote: Zygote | None = None,
+    timeout_s: float | None = None,
 ) -> ProblemResult:
     """Grade ``submission`` (a learner file) against ``problem``; never raises for learner faults.
 
     Pass a running ``zygote`` to grade many submissions with one warm worker (batch grading);
-    otherwise one is started and stopped here.
+    otherwise one is started and stopped here. ``timeout_s`` overrides the spec's per-check limit.
     """
     started = time.monotonic()
     spec = problem.spec
@@ -188,7 +189,8 @@ def grade(
         zygote = zygote or Zygote(spec.runtime, isolation)  # forked before any reference data exists
         try:
             registry, reference = load_registry(problem), load_reference(problem)
-            _run_code_checks(problem, registry, reference, source, seed, zygote, result)
+            limits = _limits(spec, timeout_s)
+            _run_code_checks(problem, registry, reference, source, seed, zygote, limits, result)
         finally:
             if own_zygote:
                 zygote.close()
@@ -196,13 +198,16 @@ def grade(
     return result
 
 
-def _limits(spec: ProblemSpec) -> dict[str, Any]:
+def _limits(spec: ProblemSpec, timeout_s: float | None) -> dict[str, Any]:
+    timeout = spec.limits.timeout_s if timeout_s is None else timeout_s
+    if timeout <= 0:
+        raise SubmissionError(f"timeout must be positive, got {timeout:g} s")
     n_checks = len(spec.checks) + 1
     return {
-        "timeout_s": spec.limits.timeout_s,
+        "timeout_s": timeout,
         "memory_mb": spec.limits.memory_mb,
         "output_kb": spec.limits.output_kb,
-        "cpu_s": int(spec.limits.timeout_s * n_checks) + 5,
+        "cpu_s": int(timeout * n_checks) + 5,
     }
 
 
@@ -213,12 +218,13 @@ def _run_code_checks(
     source: str,
     seed: int,
     zygote: Zygote,
+    limits: dict[str, Any],
     result: ProblemResult,
 ) -> None:
     spec = problem.spec
     probes_file = problem.folder / "probes.py"
     probes = probes_file.read_text(encoding="utf-8") if probes_file.exists() else None
-    session = _LearnerSession(zygote, source, spec.learner_file, probes, _limits(spec))
+    session = _LearnerSession(zygote, source, spec.learner_file, probes, limits)
     try:
         for check in spec.checks:
             if check.kind == "from_scratch":
@@ -248,7 +254,7 @@ def _run_one(
     session: _LearnerSession,
 ) -> CheckResult:
     started = time.monotonic()
-    deadline = started + spec.limits.timeout_s
+    deadline = started + session.timeout_s
     ctx = CheckContext(
         check_id=check.id, seed=seed, reference=reference, registry=registry, transport=session.transport(deadline)
     )
@@ -270,7 +276,7 @@ def _run_one(
             check, Status.ERROR, f"{spec.learner_file} does not define `{missing}`: is it misspelled or missing?"
         )
     except RunnerTimeout:
-        outcome = _result(check, Status.TIMEOUT, f"did not finish within {spec.limits.timeout_s:g} s")
+        outcome = _result(check, Status.TIMEOUT, f"did not finish within {session.timeout_s:g} s")
     except (RunnerDied, OutputFlood) as err:
         outcome = _result(check, Status.ERROR, f"the learner's process {err}")
     except protocol.ProtocolError as err:
@@ -361,7 +367,12 @@ def _result(check: CheckSpec, status: Status, message: str, *, score: float | No
 
 
 def grade_all(
-    problems: list[Problem], folder: Path, *, seed: int | None = None, sandbox_mode: str = "auto"
+    problems: list[Problem],
+    folder: Path,
+    *,
+    seed: int | None = None,
+    sandbox_mode: str = "auto",
+    timeout_s: float | None = None,
 ) -> list[ProblemResult]:
     """Grade every problem whose learner file is in ``folder``, sharing one warm worker."""
     present = [p for p in problems if (folder / p.spec.learner_file).is_file()]
@@ -371,4 +382,6 @@ def grade_all(
     runtime = "torch" if "torch" in runtimes else "numpy" if "numpy" in runtimes else "data"
     isolation = sandbox.resolve(sandbox_mode)
     with Zygote(runtime, isolation) as zygote:
-        return [grade(p, folder / p.spec.learner_file, seed=seed, zygote=zygote) for p in present]
+        return [
+            grade(p, folder / p.spec.learner_file, seed=seed, zygote=zygote, timeout_s=timeout_s) for p in present
+        ]

@@ -7,7 +7,8 @@
 * ``checks: {check_id: status, ...}``: those checks end with those statuses;
 * ``lost: [check_id, ...]``: exactly these checks lose points (all others pass);
 * ``status: pass|fail|error``: the problem-level status;
-* ``max_seconds: N``: grading finishes within N seconds (a fault must not hang the grader).
+* ``max_seconds: N``: grading finishes within N seconds (a fault must not hang the grader);
+* ``options: {...}``: keyword options for ``engine.grade`` (e.g. ``timeout_s: 1`` for hangs).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import yaml
 from conftest import CORPUS
 from grader.results import Status
 
-KEYS = {"full", "diagnosis", "checks", "lost", "status", "max_seconds", "why"}
+KEYS = {"full", "diagnosis", "checks", "lost", "status", "max_seconds", "why", "options"}
 
 
 def _cases():
@@ -39,7 +40,7 @@ def test_corpus_submission(problem: str, path: Path, expectation: dict, grade_fi
     unknown = set(expectation) - KEYS
     assert not unknown, f"unknown expectation keys {unknown}"
     started = time.monotonic()
-    result = grade_file(problem, path)
+    result = grade_file(problem, path, **(expectation.get("options") or {}))
     elapsed = time.monotonic() - started
     summary = {c.id: (c.status.value, c.diagnosis.id if c.diagnosis else None, c.message[:120]) for c in result.checks}
     if expectation.get("full"):

@@ -139,6 +139,11 @@ def _runner_main(
                     os.close(fd)
                 except OSError:
                     pass
+        # Fresh text streams on the captured fds: the inherited sys.stdout may be anything
+        # (a test runner's capture object, a closed file), and its buffer may hold the grader's text.
+        sys.stdout = sys.__stdout__ = open(1, "w", encoding="utf-8", errors="replace", closefd=False)
+        sys.stderr = sys.__stderr__ = open(2, "w", encoding="utf-8", errors="replace", closefd=False)
+        sys.stdin = sys.__stdin__ = open(0, "r", closefd=False)
         os.chdir(workdir)
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
             signal.signal(sig, signal.SIG_DFL)

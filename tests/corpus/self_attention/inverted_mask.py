@@ -1,0 +1,24 @@
+"""Mistake: treats True in the mask as "blocked" (the nn.MultiheadAttention convention)."""
+import numpy as np
+
+
+def softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def scaled_dot_product_attention(Q, K, V, mask=None):
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1]).astype(Q.dtype)
+    if mask is not None:
+        blocked = np.broadcast_to(mask, scores.shape)
+        empty = blocked.all(axis=-1, keepdims=True)
+        scores = np.where(blocked, -np.inf, scores)
+        scores = np.where(empty, 0.0, scores)
+        w = np.where(blocked, 0.0, softmax(scores)).astype(Q.dtype)
+    else:
+        w = softmax(scores)
+    return w @ V, w
+
+
+def self_attention(X, W_q, W_k, W_v, mask=None):
+    return scaled_dot_product_attention(X @ W_q, X @ W_k, X @ W_v, mask)

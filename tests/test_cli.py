@@ -1,0 +1,185 @@
+"""The grade CLI end to end with CliRunner: exit codes and the exact one-line errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPUS
+from grader import __version__
+from grader.cli import cli
+
+REFERENCE = Path(__file__).resolve().parents[1] / "reference" / "self_attention.py"
+
+
+@pytest.fixture(name="workdir")
+def _workdir(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GRADER_SEED", raising=False)
+    return tmp_path
+
+
+def test_full_score_exits_0_and_prints_the_table(runner, workdir) -> None:
+    """grade NAME grades ./NAME.py; a full score exits 0."""
+    shutil.copy(REFERENCE, workdir / "self_attention.py")
+    result = runner.invoke(cli, ["self_attention"])
+    assert result.exit_code == 0, result.output
+    assert "All checks pass: 10/10" in result.output
+
+
+def test_partial_score_exits_1_with_named_hint(runner, workdir) -> None:
+    """A graded but imperfect file exits 1 and the table names the mistake."""
+    result = runner.invoke(cli, ["self_attention", "--file", str(CORPUS / "self_attention" / "missing_scale.py")])
+    assert result.exit_code == 1
+    assert "You forgot the 1/sqrt(d_k) scale" in " ".join(result.output.split())
+
+
+def test_json_output_has_the_exact_schema(runner, workdir) -> None:
+    """--format json prints the documented keys, per check too."""
+    shutil.copy(REFERENCE, workdir / "self_attention.py")
+    result = runner.invoke(cli, ["self_attention", "--format", "json", "--seed", "99"])
+    data = json.loads(result.output)
+    assert list(data)[:8] == [
+        "problem", "score", "max_score", "status", "seed", "grader_version", "duration_ms", "isolation"
+    ]
+    assert data["seed"] == 99 and data["grader_version"] == __version__ and data["status"] == "pass"
+    assert set(data["checks"][0]) == {
+        "id", "title", "status", "score", "max_score", "visibility", "message", "hint", "diagnosis", "duration_ms"
+    }
+
+
+def test_seed_comes_from_the_environment(runner, workdir, monkeypatch) -> None:
+    """GRADER_SEED sets the seed when --seed is absent."""
+    shutil.copy(REFERENCE, workdir / "self_attention.py")
+    monkeypatch.setenv("GRADER_SEED", "4321")
+    result = runner.invoke(cli, ["self_attention", "--format", "json"])
+    assert json.loads(result.output)["seed"] == 4321
+
+
+def test_unknown_problem_suggests_the_closest(runner, workdir) -> None:
+    result = runner.invoke(cli, ["self_atention"])
+    assert result.exit_code == 2
+    assert result.output == 'Error: Unknown problem "self_atention". Did you mean "self_attention"? Run "grade list" to see them all.\n'
+
+
+def test_missing_file_says_how_to_start(runner, workdir) -> None:
+    result = runner.invoke(cli, ["self_attention"])
+    assert result.exit_code == 2
+    assert result.output == (
+        'Error: self_attention.py: no such file. Run "grade init self_attention" to create it, or pass --file PATH.\n'
+    )
+
+
+def test_missing_explicit_file(runner, workdir) -> None:
+    result = runner.invoke(cli, ["self_attention", "--file", "nope.py"])
+    assert result.exit_code == 2
+    assert result.output == "Error: nope.py: no such file. Check the path.\n"
+
+
+def test_non_utf8_file_is_a_clear_error(runner, workdir) -> None:
+    (workdir / "self_attention.py").write_bytes(b"x = '\xff\xfe'\n")
+    result = runner.invoke(cli, ["self_attention"])
+    assert result.exit_code == 2
+    assert result.output == "Error: self_attention.py: not UTF-8 text (byte 5); save it as UTF-8\n"
+
+
+def test_bad_seed_environment_is_a_clear_error(runner, workdir, monkeypatch) -> None:
+    shutil.copy(REFERENCE, workdir / "self_attention.py")
+    monkeypatch.setenv("GRADER_SEED", "abc")
+    result = runner.invoke(cli, ["self_attention"])
+    assert result.exit_code == 2
+    assert result.output == "Error: GRADER_SEED='abc' is not an integer; set it to a whole number\n"
+
+
+def test_init_copies_the_stub_and_never_overwrites(runner, workdir) -> None:
+    """init writes the stub; a second init refuses without --force and keeps the learner's work."""
+    first = runner.invoke(cli, ["init", "self_attention"])
+    assert first.exit_code == 0, first.output
+    target = workdir / "self_attention.py"
+    assert "raise NotImplementedError" in target.read_text()
+    target.write_text("# my work\n")
+    second = runner.invoke(cli, ["init", "self_attention"])
+    assert second.exit_code == 2
+    assert second.output == (
+        "Error: self_attention.py already exists; pass --force to overwrite it (your work would be lost)\n"
+    )
+    assert target.read_text() == "# my work\n"
+    forced = runner.invoke(cli, ["init", "self_attention", "--force"])
+    assert forced.exit_code == 0 and "raise NotImplementedError" in target.read_text()
+
+
+def test_init_into_a_folder(runner, workdir) -> None:
+    result = runner.invoke(cli, ["init", "self_attention", "sub/dir"])
+    assert result.exit_code == 0
+    assert (workdir / "sub" / "dir" / "self_attention.py").is_file()
+
+
+def test_stub_is_not_attempted_and_exits_1(runner, workdir) -> None:
+    runner.invoke(cli, ["init", "self_attention"])
+    result = runner.invoke(cli, ["self_attention", "--format", "json"])
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    assert data["score"] == 0 and {c["status"] for c in data["checks"]} == {"not_attempted"}
+
+
+def test_list_shows_problems_and_present_files(runner, workdir) -> None:
+    shutil.copy(REFERENCE, workdir / "self_attention.py")
+    rows = json.loads(runner.invoke(cli, ["list", "--format", "json"]).output)
+    row = next(r for r in rows if r["name"] == "self_attention")
+    assert row["present"] is True and row["points"] == 10
+
+
+def test_show_prints_the_prompt(runner, workdir) -> None:
+    result = runner.invoke(cli, ["show", "self_attention"])
+    assert result.exit_code == 0
+    assert "Scaled dot-product attention" in result.output and "grade init self_attention" in result.output
+
+
+def test_show_unknown_problem(runner, workdir) -> None:
+    result = runner.invoke(cli, ["show", "nope"])
+    assert result.exit_code == 2
+    assert result.output.startswith('Error: Unknown problem "nope".')
+
+
+def test_all_grades_present_files_and_totals(runner, workdir) -> None:
+    shutil.copy(REFERENCE, workdir / "self_attention.py")
+    result = runner.invoke(cli, ["all", "--format", "json"])
+    data = json.loads(result.output)
+    assert [p["problem"] for p in data["problems"]] == ["self_attention"]
+    assert data["score"] == data["max_score"] == 10
+    assert result.exit_code == 0
+
+
+def test_all_with_no_files_is_a_usage_error(runner, workdir) -> None:
+    result = runner.invoke(cli, ["all"])
+    assert result.exit_code == 2
+    assert result.output == "Error: .: no learner files here. Start one with: grade init NAME (see grade list)\n"
+
+
+def test_version(runner) -> None:
+    result = runner.invoke(cli, ["--version"])
+    assert result.output == f"grade, version {__version__}\n"
+
+
+def test_invalid_private_bank_is_a_clear_error(runner, workdir) -> None:
+    (workdir / "bank").mkdir()
+    result = runner.invoke(cli, ["--problems-dir", "bank", "list"])
+    assert result.exit_code == 2
+    assert result.output == "Error: problem bank bank: no problems/ folder in it (a bank holds problems/ and reference/)\n"
+
+
+def test_invalid_spec_names_file_and_key(runner, workdir) -> None:
+    """A private bank's broken spec.yaml is one line naming the file and the key."""
+    folder = workdir / "bank" / "problems" / "broken"
+    folder.mkdir(parents=True)
+    (workdir / "bank" / "reference").mkdir()
+    (folder / "spec.yaml").write_text(
+        "id: broken\ntitle: t\nsummary: s\nlearner_file: broken.py\nentry_points: [f]\n"
+        "checks:\n  - {id: one, title: One, points: ten}\n"
+    )
+    result = runner.invoke(cli, ["--problems-dir", "bank", "show", "broken"])
+    assert result.exit_code == 2
+    assert result.output == "Error: bank/problems/broken/spec.yaml: checks[0].points: expected a number, got 'ten'\n"
