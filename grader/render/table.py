@@ -21,21 +21,31 @@ def _points(value: float) -> str:
     return f"{value:g}"
 
 
-def _detail(check: CheckResult, verbose: bool) -> str:
-    """Message, then the hint; hidden checks keep their inputs' details to themselves."""
-    parts = []
+def _detail(check: CheckResult, verbose: bool) -> list[tuple[str, str]]:
+    """(style, text) lines for the Details column; the learner's text is never markup."""
+    lines: list[tuple[str, str]] = []
     if check.status is not Status.PASS:
         if check.visibility == "hidden" and check.status is Status.FAIL and not verbose:
-            parts.append("hidden check: wrong answer")
+            lines.append(("", "hidden check: wrong answer"))
         elif check.message:
-            parts.append(check.message)
+            lines.append(("", check.message))
         if check.diagnosis is not None:
-            parts.append(f"[bold]Mistake:[/] {check.diagnosis.title}")
-        if check.hint:
-            parts.append(f"[cyan]Hint:[/] {check.hint}")
+            lines.append(("bold", f"Mistake: {check.diagnosis.title}"))
+        if check.hint and (check.diagnosis is None or verbose):
+            lines.append(("cyan", f"Hint: {check.hint}"))
     if verbose and check.output.strip():
-        parts.append("[dim]output:[/]\n" + check.output.rstrip()[-2000:])
-    return "\n".join(parts)
+        lines.append(("dim", "output:\n" + check.output.rstrip()[-2000:]))
+    return lines
+
+
+def _diagnoses(result: ProblemResult) -> list[tuple[str, str, int]]:
+    """Each recognised mistake once: (title, hint, number of checks it cost)."""
+    seen: dict[str, list] = {}
+    for check in result.checks:
+        if check.diagnosis is not None:
+            entry = seen.setdefault(check.diagnosis.id, [check.diagnosis.title, check.diagnosis.hint, 0])
+            entry[2] += 1
+    return [tuple(v) for v in seen.values()]  # type: ignore[misc]
 
 
 def render_table(results: list[ProblemResult], *, verbose: bool = False, combined: bool = False) -> str:
@@ -54,18 +64,15 @@ def render_table(results: list[ProblemResult], *, verbose: bool = False, combine
             expand=False,
         )
         table.add_column("Status", no_wrap=True)
-        table.add_column("Check")
+        table.add_column("Check", max_width=38)
         table.add_column("Points", justify="right", no_wrap=True)
         table.add_column("Details")
         if verbose:
             table.add_column("ms", justify="right")
         for check in result.checks:
             label, colour = _STYLE[check.status]
-            detail = _detail(check, verbose)
-            # learner text is escaped; only our own markup (Hint:, Mistake:) is styled
             detail = "\n".join(
-                line if line.startswith(("[bold]", "[cyan]", "[dim]")) else escape(line)
-                for line in detail.split("\n")
+                f"[{style}]{escape(text)}[/]" if style else escape(text) for style, text in _detail(check, verbose)
             )
             row = [
                 f"[{colour}]{label}[/]",
@@ -77,6 +84,9 @@ def render_table(results: list[ProblemResult], *, verbose: bool = False, combine
                 row.append(str(check.duration_ms))
             table.add_row(*row)
         console.print(table)
+        for title, hint, n in _diagnoses(result):
+            checks = "1 check" if n == 1 else f"{n} checks"
+            console.print(f"[bold]Mistake recognised[/] ({checks}): {escape(title)}\n  [cyan]Hint:[/] {escape(hint)}")
         if result.error:
             console.print(f"[red]Could not grade:[/] {escape(result.error)}")
         summary = _summary(result)
@@ -96,7 +106,8 @@ def render_table(results: list[ProblemResult], *, verbose: bool = False, combine
 def _summary(result: ProblemResult) -> str:
     score, max_score = _points(result.score), _points(result.max_score)
     if result.not_attempted:
-        return f"[yellow]Not attempted yet[/]: 0/{max_score}. Edit {result.problem}.py and grade again."
+        name = result.submission.rsplit("/", 1)[-1] or result.problem
+        return f"[yellow]Not attempted yet[/]: 0/{max_score}. Edit {name} and grade again."
     if result.status == "pass":
         return f"[bold green]All checks pass: {score}/{max_score}[/]"
     counts: dict[str, int] = {}

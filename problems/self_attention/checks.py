@@ -179,8 +179,6 @@ def dtype(ctx: CheckContext) -> None:
             got = getattr(value, "dtype", type(value).__name__)
             if got != np.dtype(dt):
                 ctx.fail(f"{np.dtype(dt).name} inputs gave a {name} of dtype {got}")
-        expected_out, _ = ctx.reference.scaled_dot_product_attention(Q, K, V)
-        ctx.assert_close(output, expected_out, name=f"{np.dtype(dt).name} output", rtol=1e-4, atol=1e-6)
 
 
 @checks.test("self_attention")
