@@ -26,11 +26,16 @@ class Problem:
 
     name: str
     folder: Path  # problems/<name>/
-    reference_file: Path  # reference/<name>.py
+    root: Path  # the bank holding it
 
     @cached_property
     def spec(self) -> ProblemSpec:
         return load_spec(self.folder / "spec.yaml")
+
+    @property
+    def reference_file(self) -> Path:
+        """``reference/<name>`` with the learner file's extension (``.py``, or ``.yaml`` for answers)."""
+        return self.root / "reference" / f"{self.name}{Path(self.spec.learner_file).suffix}"
 
     @property
     def stub_file(self) -> Path:
@@ -82,9 +87,7 @@ class ProblemBank:
         for root in self.roots:
             for folder in sorted((root / "problems").iterdir()):
                 if (folder / "spec.yaml").is_file():
-                    found[folder.name] = Problem(
-                        folder.name, folder, root / "reference" / f"{folder.name}.py"
-                    )
+                    found[folder.name] = Problem(folder.name, folder, root)
         self._problems = found
 
     def names(self) -> list[str]:

@@ -172,9 +172,8 @@ def grade(
     isolation = sandbox.resolve(sandbox_mode) if zygote is None else zygote.isolation
     result.isolation = isolation
 
-    if spec.runtime == "data":
-        registry, reference = load_registry(problem), load_reference(problem)
-        _run_data_checks(spec, registry, reference, source, seed, result)
+    if spec.runtime == "data":  # the learner file is answers; its reference is data, not code
+        _run_data_checks(spec, load_registry(problem), None, source, seed, result)
     elif static.is_untouched_stub(source, problem.stub_file.read_text(encoding="utf-8")):
         for check in spec.checks:
             result.checks.append(
@@ -288,7 +287,7 @@ def _run_one(
 
 
 def _run_data_checks(
-    spec: ProblemSpec, registry: CheckRegistry, reference: ModuleType, source: str, seed: int, result: ProblemResult
+    spec: ProblemSpec, registry: CheckRegistry, reference: None, source: str, seed: int, result: ProblemResult
 ) -> None:
     """Problems whose learner file is data (answers): checks read it; no learner code runs."""
 
@@ -311,6 +310,9 @@ def _run_data_checks(
             outcome = _failed(check, spec, failed)
         except NotAttempted as skipped:
             outcome = _result(check, Status.NOT_ATTEMPTED, str(skipped))
+        except SubmissionError as malformed:  # the data file cannot be read (e.g. invalid YAML, line named)
+            outcome = _result(check, Status.ERROR, str(malformed))
+            result.error = str(malformed)
         outcome.duration_ms = int((time.monotonic() - started) * 1000)
         result.checks.append(outcome)
 

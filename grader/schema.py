@@ -14,6 +14,7 @@ more than the whole numpy grading run (see ``benchmarks/``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin
@@ -94,7 +95,7 @@ def _convert(tp: Any, value: Any, where: str, path: str) -> Any:
 def _convert_dataclass(cls: Any, value: Any, where: str, path: str) -> Any:
     if not isinstance(value, dict):
         raise _fail(where, path, f"expected a mapping, got {_show(value)}")
-    hints = typing.get_type_hints(cls)
+    hints = _type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
     unknown = [k for k in value if k not in fields]
     if unknown:
@@ -112,6 +113,12 @@ def _convert_dataclass(cls: Any, value: Any, where: str, path: str) -> Any:
         return cls(**kwargs)
     except ValueError as err:  # a dataclass __post_init__ rule
         raise _fail(where, path, str(err)) from None
+
+
+@functools.lru_cache(maxsize=None)
+def _type_hints(cls: Any) -> dict[str, Any]:
+    """``typing.get_type_hints``, once per dataclass (it re-evaluates every annotation on each call)."""
+    return typing.get_type_hints(cls)
 
 
 def describe(cls: Any) -> dict[str, str]:

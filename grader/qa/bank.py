@@ -1,0 +1,249 @@
+"""The question bank of the ``qa`` problem: its schema, its loader and its consistency rules.
+
+The bank is data in the problem's folder::
+
+    problems/qa/topics.yaml              topic id -> {en, zh} label, in display order
+    problems/qa/mistakes.yaml            classic wrong answers, diagnosed by name (id, title, hint)
+    problems/qa/questions/<topic>.yaml   a list of questions; the file name is their topic
+
+Every question has an id, points, the question and an explanation in English and Chinese, a
+source, and an answer whose form depends on its ``type`` (see :class:`Question`). Loading fails
+with a :class:`~grader.errors.SpecError` naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from grader import schema
+from grader.errors import SpecError
+
+QuestionType = Literal["choice", "multi", "numeric", "vector", "text"]
+LANGS = ("en", "zh")
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+_LETTER = re.compile(r"^[A-H]$")
+
+
+def _doc(text: str) -> dict[str, str]:
+    return {"doc": text}
+
+
+@dataclass(frozen=True)
+class Text:
+    """The same sentence in English and in Chinese."""
+
+    en: str = field(metadata=_doc("English"))
+    zh: str = field(metadata=_doc("Chinese (简体中文)"))
+
+    def get(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """An answer x is right when |x - answer| <= abs + rel * |answer| (element-wise for vectors)."""
+
+    abs: float = field(default=0.0, metadata=_doc("absolute tolerance"))
+    rel: float = field(default=0.0, metadata=_doc("relative tolerance"))
+
+
+@dataclass(frozen=True)
+class Concept:
+    """One idea a free-text answer should contain, with phrasings that count as saying it."""
+
+    id: str = field(metadata=_doc("stable id, e.g. variance"))
+    label: Text = field(metadata=_doc("how feedback names the concept"))
+    en: list[str] = field(metadata=_doc("regular expressions (case-insensitive) for English phrasings"))
+    zh: list[str] = field(metadata=_doc("regular expressions for Chinese phrasings"))
+    points: float = field(default=1.0, metadata=_doc("weight of the concept within the question"))
+
+
+@dataclass(frozen=True)
+class WrongAnswer:
+    """A classic wrong answer: a value (choice, multi, numeric, vector) or phrasings (text)."""
+
+    mistake: str = field(metadata=_doc("id of a mistake in mistakes.yaml"))
+    answer: Any = field(default=None, metadata=_doc("the wrong value, in the same form as the answer"))
+    en: list[str] = field(default_factory=list, metadata=_doc("text questions: English phrasings"))
+    zh: list[str] = field(default_factory=list, metadata=_doc("text questions: Chinese phrasings"))
+
+
+@dataclass(frozen=True)
+class Question:
+    """One interview question and how its answer is graded."""
+
+    id: str = field(metadata=_doc("stable id; also the key in qa.yaml and the check id"))
+    title: str = field(metadata=_doc("one short English line for the results table"))
+    type: QuestionType = field(metadata=_doc("choice | multi | numeric | vector | text"))
+    question: Text = field(metadata=_doc("the question"))
+    answer: Any = field(
+        metadata=_doc("choice: a letter; multi: letters; numeric: a number; vector: numbers; text: a model answer {en, zh}")
+    )
+    explanation: Text = field(metadata=_doc("shown after answering, and as the hint when wrong"))
+    source: str = field(metadata=_doc("where the fact comes from"))
+    points: float = field(default=1.0, metadata=_doc("points for a full answer"))
+    options: dict[str, Text] = field(default_factory=dict, metadata=_doc("choice and multi: letter -> option"))
+    partial: Literal["right_minus_wrong", "all_or_nothing"] = field(
+        default="right_minus_wrong",
+        metadata=_doc("multi: (right picks - wrong picks) / right letters, or all or nothing"),
+    )
+    tolerance: Tolerance = field(default_factory=Tolerance, metadata=_doc("numeric and vector"))
+    unit: str | None = field(default=None, metadata=_doc("numeric: the unit asked for, e.g. GiB (may be typed after the number)"))
+    concepts: list[Concept] = field(default_factory=list, metadata=_doc("text: the rubric"))
+    mistakes: list[WrongAnswer] = field(default_factory=list, metadata=_doc("classic wrong answers, diagnosed by name"))
+    topic: str = field(default="", metadata=_doc("set by the loader from the file name"))
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A named misconception; ``grade qa`` shows its title and hint when an answer matches it."""
+
+    id: str = field(metadata=_doc("stable id, e.g. divide_by_dk"))
+    title: Text = field(metadata=_doc("what the learner did"))
+    hint: Text = field(metadata=_doc("how to think about it instead"))
+
+
+@dataclass(frozen=True)
+class QuestionBank:
+    """All questions, in topic order then file order."""
+
+    folder: Path
+    topics: dict[str, Text]
+    mistakes: dict[str, Mistake]
+    questions: list[Question]
+
+    by_id: dict[str, Question] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by_id", {q.id: q for q in self.questions})
+
+    def get(self, question_id: str) -> Question:
+        return self.by_id[question_id]
+
+    def ids(self) -> list[str]:
+        return [q.id for q in self.questions]
+
+    def __contains__(self, question_id: str) -> bool:
+        return question_id in self.by_id
+
+
+def load_bank(folder: Path) -> QuestionBank:
+    """Load and validate the bank in ``folder`` (``problems/qa``), once per content version."""
+    files = [folder / "topics.yaml", folder / "mistakes.yaml", *sorted((folder / "questions").glob("*.yaml"))]
+    stamp = tuple((str(p), p.stat().st_mtime_ns) for p in files if p.exists())
+    return _load(folder, stamp)
+
+
+@lru_cache(maxsize=4)
+def _load(folder: Path, stamp: tuple) -> QuestionBank:
+    topics = schema.load(dict[str, Text], _read(folder / "topics.yaml"), where=str(folder / "topics.yaml"))
+    mistakes_where = str(folder / "mistakes.yaml")
+    mistakes = schema.load(list[Mistake], _read(folder / "mistakes.yaml"), where=mistakes_where)
+    questions: list[Question] = []
+    for topic in topics:
+        path = folder / "questions" / f"{topic}.yaml"
+        if not path.is_file():
+            raise SpecError(f"{folder / 'topics.yaml'}: topic {topic!r} has no file {path}")
+        for index, question in enumerate(schema.load(list[Question], _read(path), where=str(path))):
+            _validate(question, f"{path}: [{index}] {question.id}")
+            questions.append(_with_topic(question, topic))
+    for path in sorted((folder / "questions").glob("*.yaml")):
+        if path.stem not in topics:
+            raise SpecError(f"{path}: topic {path.stem!r} is not listed in topics.yaml")
+    bank = QuestionBank(folder, topics, {m.id: m for m in mistakes}, questions)
+    _validate_bank(bank, mistakes_where)
+    return bank
+
+
+def _read(path: Path) -> Any:
+    try:
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except OSError as err:
+        raise SpecError(f"{path}: cannot read ({err.strerror})") from None
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        line = f"line {mark.line + 1}: " if mark else ""
+        raise SpecError(f"{path}: {line}invalid YAML ({getattr(err, 'problem', err)})") from None
+
+
+def _with_topic(question: Question, topic: str) -> Question:
+    return replace(question, topic=topic)
+
+
+def _validate(q: Question, where: str) -> None:
+    """Rules the schema cannot express: the answer's form matches the type."""
+
+    def fail(message: str) -> None:
+        raise SpecError(f"{where}: {message}")
+
+    if not _ID.match(q.id):
+        fail("id must be lower_snake_case")
+    if q.points <= 0:
+        fail("points must be positive")
+    has_options = q.type in ("choice", "multi")
+    if has_options != bool(q.options):
+        fail("options are required for choice and multi questions, and only for them")
+    for letter in q.options:
+        if not _LETTER.match(letter):
+            fail(f"option {letter!r} must be one capital letter A-H")
+    if q.type == "choice" and q.answer not in q.options:
+        fail(f"answer {q.answer!r} is not one of the options {sorted(q.options)}")
+    if q.type == "multi" and (not isinstance(q.answer, list) or not q.answer or not set(q.answer) <= set(q.options)):
+        fail("answer must be a non-empty list of option letters")
+    if q.type == "numeric" and (isinstance(q.answer, bool) or not isinstance(q.answer, (int, float))):
+        fail("answer must be a number")
+    if q.type == "vector" and (
+        not isinstance(q.answer, list) or not q.answer or not all(isinstance(x, (int, float)) for x in q.answer)
+    ):
+        fail("answer must be a non-empty list of numbers")
+    if q.type == "text":
+        if not isinstance(q.answer, dict) or set(q.answer) != set(LANGS):
+            fail("answer of a text question is a model answer {en: ..., zh: ...}")
+        if not q.concepts:
+            fail("a text question needs concepts (its rubric)")
+        for concept in q.concepts:
+            if not concept.en or not concept.zh:
+                fail(f"concept {concept.id!r} needs English and Chinese phrasings")
+            for pattern in concept.en + concept.zh:
+                _compile(pattern, fail)
+    elif q.concepts:
+        fail("concepts are only for text questions")
+    for wrong in q.mistakes:
+        if q.type == "text":
+            if wrong.answer is not None or not (wrong.en or wrong.zh):
+                fail(f"mistake {wrong.mistake!r}: a text question's mistakes are phrasings (en, zh)")
+            for pattern in wrong.en + wrong.zh:
+                _compile(pattern, fail)
+        elif wrong.answer is None or wrong.en or wrong.zh:
+            fail(f"mistake {wrong.mistake!r}: give the wrong answer as `answer`")
+
+
+def _compile(pattern: str, fail: Any) -> None:
+    try:
+        re.compile(pattern)
+    except re.error as err:
+        fail(f"pattern {pattern!r} is not a valid regular expression ({err})")
+
+
+def _validate_bank(bank: QuestionBank, mistakes_where: str) -> None:
+    seen: set[str] = set()
+    for q in bank.questions:
+        if q.id in seen:
+            raise SpecError(f"{bank.folder / 'questions' / (q.topic + '.yaml')}: duplicate question id {q.id!r}")
+        seen.add(q.id)
+        for wrong in q.mistakes:
+            if wrong.mistake not in bank.mistakes:
+                raise SpecError(
+                    f"{bank.folder / 'questions' / (q.topic + '.yaml')}: {q.id}: mistake {wrong.mistake!r} "
+                    f"is not declared in {mistakes_where}"
+                )
+    used = {w.mistake for q in bank.questions for w in q.mistakes}
+    unused = sorted(set(bank.mistakes) - used)
+    if unused:
+        raise SpecError(f"{mistakes_where}: mistake {unused[0]!r} is not used by any question")
