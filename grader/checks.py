@@ -44,9 +44,9 @@ class LearnerRaised(Exception):
 
     def __init__(self, entry: str, error: dict[str, Any]):
         self.entry = entry
-        self.type_name = str(error.get("type", "Exception"))
-        self.mro = [str(n) for n in error.get("mro", [])]
-        self.detail = str(error.get("message", ""))
+        self.type_name = _clean(error.get("type", "Exception"))
+        self.mro = [_clean(n) for n in error.get("mro", [])]
+        self.detail = _clean(error.get("message", ""))
         self.where = error.get("where") or None
         self.traceback = str(error.get("traceback", ""))
         super().__init__(self.sentence())
@@ -203,6 +203,11 @@ class CheckContext:
                 whole = actual if result is None else result
                 failure.diagnosis = self.diagnose(entry, whole, *args, **(kwargs or {}))
             raise
+
+
+def _clean(text: Any) -> str:
+    """Learner-made text as printable UTF-8 (lone surrogates and the like replaced)."""
+    return str(text).encode("utf-8", "replace").decode("utf-8")
 
 
 def _entry_name(target: Any) -> str:

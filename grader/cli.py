@@ -45,13 +45,17 @@ def _emit(text: str) -> None:
     click.echo(text)
 
 
-def _emit_log(results: list, fmt: str, verbose: bool) -> None:
-    """The format's log on stderr, if it has one (classroom: the fenced Actions log)."""
-    from grader.render import log_text
+def _emit_results(results: list, fmt: str, verbose: bool, combined: bool = False) -> None:
+    """Render graded results on stdout, and the format's log, if any, on stderr (classroom)."""
+    from grader.render import log_text, render
 
-    text = log_text(results, fmt, verbose=verbose)
-    if text is not None:
-        click.echo(text, err=True)
+    try:
+        text, log = render(results, fmt, verbose=verbose, combined=combined), log_text(results, fmt, verbose=verbose)
+    except GraderError as err:
+        raise CliError(str(err)) from None
+    _emit(text)
+    if log is not None:
+        click.echo(log, err=True)
 
 
 def _grade_options(fn: Any) -> Any:
@@ -89,7 +93,6 @@ def _grade_problem_command(name: str) -> click.Command:
         verbose: bool,
     ) -> None:
         from grader import engine
-        from grader.render import render
 
         problem = _bank(ctx).get(name)
         try:
@@ -104,8 +107,7 @@ def _grade_problem_command(name: str) -> click.Command:
             result = engine.grade(problem, path, seed=seed, sandbox_mode=sandbox, timeout_s=timeout_s)
         except GraderError as err:
             raise CliError(str(err)) from None
-        _emit(render([result], fmt, verbose=verbose))
-        _emit_log([result], fmt, verbose)
+        _emit_results([result], fmt, verbose)
         ctx.exit(0 if result.status == "pass" else 1)
 
     return command
@@ -254,7 +256,6 @@ def all_command(
 ) -> None:
     """Grade every problem whose learner file is in the folder."""
     from grader import engine
-    from grader.render import render
 
     bank = _bank(ctx)
     try:
@@ -263,8 +264,7 @@ def all_command(
         raise CliError(str(err)) from None
     if not results:
         raise CliError(f"{directory}: no learner files here. Start one with: grade init NAME (see grade list)")
-    _emit(render(results, fmt, verbose=verbose, combined=True))
-    _emit_log(results, fmt, verbose)
+    _emit_results(results, fmt, verbose, combined=True)
     ctx.exit(0 if all(r.status == "pass" for r in results) else 1)
 
 

@@ -281,6 +281,14 @@ def _run_one(
     except protocol.ProtocolError as err:
         session.close()
         outcome = _result(check, Status.ERROR, f"returned data the grader cannot read ({err})")
+    except (ProblemBankError, SubmissionError):
+        raise
+    except Exception as err:  # noqa: BLE001 - check code choked on an answer; never a traceback
+        outcome = _result(
+            check, Status.ERROR,
+            f"the grader could not judge this answer ({type(err).__name__}: {str(err)[:200]}); "
+            "if your output has the documented types and shapes, please report this",
+        )
     outcome.output = session.output()
     outcome.duration_ms = int((time.monotonic() - started) * 1000)
     return outcome

@@ -1,0 +1,52 @@
+"""``grade classroom init``: make a folder a GitHub Classroom template repository for some problems."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from grader.errors import GraderError
+
+
+@click.group("classroom")
+def classroom() -> None:
+    """GitHub Classroom: the autograding workflow of a learner template repository."""
+
+
+@classroom.command("init")
+@click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path), default=Path("."))
+@click.option("--problems", "names", default=None, help="Comma-separated problems to grade (default: all).")
+@click.option(
+    "--install",
+    default=None,
+    help="What the workflow pip-installs (default: attention-grader==VERSION; "
+    "e.g. git+https://github.com/ORG/attention-grader@v0.1.0).",
+)
+@click.option(
+    "--private-bank", default=None, metavar="OWNER/REPO",
+    help="Check out this private problem bank with the GRADER_BANK_TOKEN secret.",
+)
+@click.option("--force", is_flag=True, help="Replace an existing workflow.")
+@click.pass_context
+def init(
+    ctx: click.Context, directory: Path, names: str | None, install: str | None, private_bank: str | None, force: bool
+) -> None:
+    """Write DIRECTORY/.github/workflows/classroom.yml and the starter files it grades."""
+    from grader import classroom_workflow
+    from grader.cli import CliError, _bank
+
+    bank = _bank(ctx)
+    try:
+        wanted = [n.strip() for n in names.split(",") if n.strip()] if names else bank.names()
+        problems = [bank.get(name) for name in wanted]
+        written = classroom_workflow.write_template(
+            directory, problems, install=install or classroom_workflow.DEFAULT_INSTALL,
+            private_bank=private_bank, force=force,
+        )
+    except GraderError as err:
+        raise CliError(str(err)) from None
+    for path in written:
+        click.echo(f"Wrote {path}")
+    points = sum(p.spec.max_score for p in problems)
+    click.echo(f"Classroom will grade {', '.join(wanted)} ({points:g} points). Commit and push to test it.")

@@ -1,0 +1,128 @@
+"""``grade validate`` and private problem banks, on a tiny bank written for each test (tests/tinybank.py)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from grader.bank import PROBLEMS_ENV
+from grader.cli import cli
+from grader.validate import validate
+from tinybank import make_bank
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _outcomes(findings) -> dict[str, str]:
+    return {f.step: f.outcome for f in findings if f.problem == "add_one"}
+
+
+@pytest.fixture(name="tiny")
+def _tiny(tmp_path: Path) -> Path:
+    return make_bank(tmp_path / "bank")
+
+
+def test_valid_bank_passes_every_step(runner, tiny: Path) -> None:
+    result = runner.invoke(cli, ["validate", str(tiny)])
+    assert result.exit_code == 0, result.output
+    for step in ("spec", "files", "checks", "reference", "stub", "mistakes", "determinism"):
+        assert f"ok       add_one                {step}" in result.output
+    assert "All 1 problems are valid" in result.output
+
+
+def test_schema_error_names_the_file_and_the_key(runner, tiny: Path) -> None:
+    spec = tiny / "problems/add_one/spec.yaml"
+    spec.write_text(spec.read_text().replace("points: 2", "pointz: 2"))
+    result = runner.invoke(cli, ["validate", str(tiny)])
+    assert result.exit_code == 1
+    assert str(spec) in result.output and "pointz" in result.output
+
+
+def test_wrong_reference_and_missing_check_fail(tiny: Path) -> None:
+    # checks compare with the reference itself, so a broken reference shows as an error, not a wrong value
+    (tiny / "reference/add_one.py").write_text("def add_one(x):\n    assert x.ndim == 2\n    return x + 1\n")
+    assert _outcomes(validate(tiny))["reference"] == "fail"
+    checks = tiny / "problems/add_one/checks.py"
+    checks.write_text(checks.read_text().replace('@checks.test("dtype")', '@checks.test("dtypes")'))
+    findings = validate(tiny)
+    assert _outcomes(findings)["checks"] == "fail"
+    assert any("no @checks.test for dtype" in f.detail for f in findings)
+
+
+def test_mistake_not_reached_by_the_corpus_fails(tiny: Path) -> None:
+    spec = tiny / "problems/add_one/spec.yaml"
+    spec.write_text(spec.read_text() + "  - id: subtracts_one\n    title: subtracts\n    hint: Add.\n")
+    findings = validate(tiny)
+    assert _outcomes(findings)["mistakes"] == "fail"
+    assert any("no corpus file reaches subtracts_one" in f.detail for f in findings)
+    (tiny / "tests/corpus/add_one/adds_two.py").write_text("def add_one(x):\n    return x + 1\n")
+    assert any("adds_two.py is not diagnosed 'adds_two'" in f.detail for f in validate(tiny))
+
+
+def test_without_a_corpus_the_mistake_step_is_skipped_not_ok(runner, tmp_path: Path) -> None:
+    bank = make_bank(tmp_path / "bank", corpus=False)
+    assert _outcomes(validate(bank))["mistakes"] == "skipped"
+    result = runner.invoke(cli, ["validate", str(bank / "problems/add_one")])
+    assert result.exit_code == 0 and "1 step(s) skipped" in result.output
+
+
+def test_flaky_check_fails_determinism(tiny: Path) -> None:
+    checks = tiny / "problems/add_one/checks.py"
+    checks.write_text(checks.read_text().replace("x = ctx.rng.standard_normal((3, 4))",
+                                                 "x = np.random.default_rng().standard_normal((3, 4))"))
+    findings = validate(tiny)
+    assert _outcomes(findings)["determinism"] == "fail"
+    assert any("values differ between two runs" in f.detail for f in findings if f.step == "determinism")
+
+
+def test_not_a_bank_is_a_usage_error(runner, tmp_path: Path) -> None:
+    result = runner.invoke(cli, ["validate", str(tmp_path)])
+    assert result.exit_code == 2 and "not a problem bank" in result.output
+
+
+# -- private banks ---------------------------------------------------------------------------
+
+
+def _listed(runner, *args: str, env: dict | None = None) -> dict[str, dict]:
+    result = runner.invoke(cli, [*args, "list", "--format", "json"], env=env)
+    assert result.exit_code == 0, result.output
+    return {row["name"]: row for row in json.loads(result.stdout)}
+
+
+def test_private_bank_adds_a_problem(runner, tiny: Path, monkeypatch) -> None:
+    monkeypatch.delenv(PROBLEMS_ENV, raising=False)
+    public = _listed(runner)
+    assert "add_one" not in public
+    with_flag = _listed(runner, "--problems-dir", str(tiny))
+    with_env = _listed(runner, env={PROBLEMS_ENV: str(tiny)})
+    assert set(with_flag) == set(with_env) == set(public) | {"add_one"}
+    graded = runner.invoke(cli, ["--problems-dir", str(tiny), "add_one", "--file", str(tiny / "reference/add_one.py"),
+                                 "--format", "json"])
+    assert graded.exit_code == 0 and json.loads(graded.stdout)["score"] == 3
+
+
+def test_private_bank_overrides_a_public_problem(runner, tmp_path: Path, monkeypatch) -> None:
+    """A private self_attention (other title, other reference) replaces the public one."""
+    monkeypatch.delenv(PROBLEMS_ENV, raising=False)
+    private = tmp_path / "private"
+    shutil.copytree(ROOT / "problems/self_attention", private / "problems/self_attention")
+    (private / "reference").mkdir()
+    spec = private / "problems/self_attention/spec.yaml"
+    spec.write_text(spec.read_text().replace("title: Scaled dot-product", "title: PRIVATE Scaled dot-product", 1))
+    # the private reference forgets the scale: the public reference no longer scores full marks here
+    wrong = (ROOT / "tests/corpus/self_attention/missing_scale.py").read_text()
+    (private / "reference/self_attention.py").write_text(wrong)
+    listed = _listed(runner, "--problems-dir", str(private))
+    assert listed["self_attention"]["title"].startswith("PRIVATE")
+    public_reference = str(ROOT / "reference/self_attention.py")
+    graded = runner.invoke(cli, ["--problems-dir", str(private), "self_attention", "--file", public_reference,
+                                 "--format", "json"])
+    assert graded.exit_code == 1 and json.loads(graded.stdout)["score"] < 10
+
+
+def test_bank_without_problems_folder_is_refused(runner, tmp_path: Path) -> None:
+    result = runner.invoke(cli, ["--problems-dir", str(tmp_path), "list"])
+    assert result.exit_code == 2 and "no problems/ folder" in result.output
