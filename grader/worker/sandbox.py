@@ -3,10 +3,15 @@
 Isolation levels, recorded in every result as ``"isolation"``:
 
 * ``none``: a separate process with a wall-clock deadline, nothing more (a learner's own laptop);
-* ``limits``: plus per-runner rlimits (address space, CPU, file size, open files, no core dumps);
-* ``full``: plus the zygote runs under bubblewrap (see :mod:`grader.worker.bwrap`).
+* ``limits``: plus per-runner rlimits (address space, CPU, file size, open files, no core dumps),
+  a seccomp filter (no new processes, sockets, signals to others, ptrace; see
+  :mod:`grader.worker.seccomp`) and Landlock (writes only in the runner's own folder; see
+  :mod:`grader.worker.landlock`);
+* ``full``: plus the zygote is a fresh interpreter under bubblewrap, which mounts nothing of the
+  grader's data and has no network (see :mod:`grader.worker.bwrap`).
 
-Everything here runs in the worker, never in the grader.
+``resolve`` (in the grader) picks the level for a ``--sandbox`` mode; ``enter_runner`` (in the
+forked runner, before any learner code) applies it. docs/security.md says what each layer stops.
 """
 
 from __future__ import annotations
@@ -15,13 +20,21 @@ import ctypes
 import os
 import resource
 import signal
+import tempfile
+import warnings
 from typing import Any
+
+from grader.worker import landlock, seccomp
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 
 #: Modules that the stdlib imports lazily and that a sandboxed runner may not be able to find later.
-_LAZY_STDLIB = ("encodings.idna", "encodings.cp437", "sysconfig", "linecache", "tokenize", "traceback")
+_LAZY_STDLIB = (
+    "encodings.idna", "encodings.cp437", "sysconfig", "linecache", "tokenize", "traceback",
+    "grader.worker.runner",
+)
+LEVELS = ("full", "limits", "none")
 
 FILE_SIZE_LIMIT = 64 * 2**20
 OPEN_FILES_LIMIT = 256
@@ -41,13 +54,15 @@ def preload_modules() -> None:
             __import__(name)
         except ImportError:
             pass
+    seccomp.library()  # load libseccomp while its file is surely reachable
 
 
 def harden_zygote() -> None:
     """Die with the grader; let no runner read the zygote's memory."""
     _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    _prctl(PR_SET_DUMPABLE, 0)
     scrub_environment()
+    scrub_initial_environment()
+    _prctl(PR_SET_DUMPABLE, 0)
 
 
 def _address_space_in_use() -> int:
@@ -82,6 +97,11 @@ def enter_runner(limits: dict[str, Any], isolation: str, workdir: str) -> None:
     _set(resource.RLIMIT_CPU, cpu, cpu + 1)
     _set(resource.RLIMIT_FSIZE, FILE_SIZE_LIMIT)
     _set(resource.RLIMIT_NOFILE, OPEN_FILES_LIMIT)
+    os.environ["TMPDIR"] = tempfile.tempdir = workdir
+    if landlock.abi_version():
+        landlock.restrict_writes_to(workdir)
+    if seccomp.library() is not None:
+        seccomp.install()
 
 
 def scrub_environment() -> None:
@@ -91,14 +111,80 @@ def scrub_environment() -> None:
             del os.environ[key]
 
 
-def resolve(mode: str) -> str:
-    """The isolation level a ``--sandbox`` mode gives on this machine."""
-    from grader.errors import GraderError
+class SandboxWarning(UserWarning):
+    """A sandbox layer is missing here, so grading runs with less isolation than asked."""
 
-    if mode in ("auto", "limits"):
-        return "limits"
+
+_warned: set[str] = set()
+
+
+def warn_once(message: str) -> None:
+    """Say once per process that a layer is missing (``auto`` degrades, it does not fail)."""
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, SandboxWarning, stacklevel=3)
+
+
+def scrub_initial_environment() -> None:
+    """Blank ``GRADER_*`` in the environment block the process started with.
+
+    ``os.environ`` is a copy; the original strings stay in memory and in ``/proc/self/environ``,
+    which a forked runner inherits. Overwriting them in place (same length) removes the seed.
+    """
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        start, end = int(fields[47]), int(fields[48])  # env_start, env_end: fields 50 and 51 of stat
+    except (OSError, ValueError, IndexError):
+        return
+    if not 0 < start < end or end - start > 1 << 24:
+        return
+    block = ctypes.string_at(start, end - start)
+    offset = 0
+    for entry in block.split(b"\0"):
+        if entry.startswith(b"GRADER_"):
+            ctypes.memset(start + offset, ord("x"), len(entry))
+        offset += len(entry) + 1
+
+
+def resolve(mode: str, *, batch: bool = False) -> str:
+    """The isolation level a ``--sandbox`` mode gives on this machine: full, limits or none.
+
+    ``full`` raises GraderError where bubblewrap cannot run. ``auto`` is ``limits`` for one local
+    grade (a fresh bubblewrap zygote re-imports numpy, which would nearly double the time of a
+    grade, and a learner's own laptop has no secrets to keep from the learner) and ``full`` for
+    a batch (``batch=True``: the zygote is started once), degrading to ``limits`` with one
+    warning where bubblewrap cannot run.
+    """
+    from grader.errors import GraderError
+    from grader.worker import bwrap
+
     if mode == "none":
         return "none"
+    if mode not in ("auto", "full", "limits"):
+        raise GraderError(f"--sandbox {mode!r}: choose auto, full, limits or none")
+    missing_seccomp = seccomp.unavailable_reason()
     if mode == "full":
-        raise GraderError("--sandbox full: bubblewrap isolation is not available on this machine")
-    raise GraderError(f"--sandbox {mode!r}: choose auto, full, limits or none")
+        problem = bwrap.unavailable_reason() or (f"seccomp: {missing_seccomp}" if missing_seccomp else None)
+        if problem is not None:
+            raise GraderError(
+                f"--sandbox full is not available on this machine: {problem}. "
+                "Use --sandbox limits (no filesystem or network isolation) or fix the above."
+            )
+        return "full"
+    if missing_seccomp is not None:
+        warn_once(f"sandbox: no seccomp filter ({missing_seccomp}); learner code can start processes")
+    if not landlock.abi_version():
+        warn_once("sandbox: this kernel has no Landlock; learner code can write files outside its folder")
+    if mode == "limits" or not batch:
+        return "limits"
+    problem = bwrap.unavailable_reason()
+    if problem is None and missing_seccomp is None:
+        return "full"
+    if problem is not None:
+        warn_once(
+            f"sandbox: {problem}; grading with --sandbox limits (learner code can read your files "
+            "and reach the grader's memory). Pass --sandbox limits to silence this, "
+            "or --sandbox full to require isolation."
+        )
+    return "limits"

@@ -67,6 +67,13 @@ class Zygote:
 
     def __init__(self, runtime: str, isolation: str = "limits"):
         self.runtime, self.isolation = runtime, isolation
+        self.process = None
+        if isolation == "full":  # a fresh interpreter under bubblewrap, not a fork of the grader
+            from grader.worker import bwrap
+
+            self.process, self.sock = bwrap.start_zygote(runtime, isolation)
+            self.pid = self.process.pid
+            return
         self.sock, child = socket.socketpair()
         zygote.preload(runtime)  # warm imports happen once, here, and are inherited by fork
         sys.stdout.flush()
@@ -113,6 +120,10 @@ class Zygote:
         except OSError:
             pass
         self.sock.close()
+        if self.process is not None:  # killing bwrap ends its whole pid namespace, /tmp included
+            self.process.kill()
+            self.process.wait()
+            return
         try:
             os.waitpid(self.pid, 0)
         except ChildProcessError:

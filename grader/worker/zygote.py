@@ -41,7 +41,18 @@ def preload(runtime: str) -> None:
             torch.set_num_interop_threads(1)
         except RuntimeError:  # already set once in this process
             pass
+        _warm_meta_device(torch)
     sandbox.preload_modules()
+
+
+def _warm_meta_device(torch: Any) -> None:
+    """Run one tiny op on the meta device: its first use costs ~3 s of lazy imports, which every
+    forked runner would otherwise pay again (checks that run modules on meta tensors)."""
+    try:
+        layer = torch.nn.Linear(2, 2, device="meta")
+        layer(torch.empty(1, 2, device="meta")).softmax(-1)
+    except Exception:  # noqa: BLE001 - an optimisation only
+        pass
 
 
 def recv_message(sock: socket.socket) -> tuple[dict[str, Any], list[int]] | None:

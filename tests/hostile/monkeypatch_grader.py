@@ -1,0 +1,37 @@
+"""Hostile submission: Its import replaces the grader's own comparison functions; softmax is wrong."""
+
+import math
+
+import numpy as np
+
+try:
+    import grader.compare as _c
+    _c.assert_close = _c.mismatch = lambda *a, **k: None
+except ImportError:
+    pass
+
+
+def _softmax(x, axis=-1):
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def scaled_dot_product_attention(Q, K, V, mask=None):
+    scores = Q @ np.swapaxes(K, -1, -2) / math.sqrt(Q.shape[-1])
+    if mask is None:
+        weights = _softmax(scores)
+    else:
+        mask = np.broadcast_to(mask, scores.shape)
+        any_key = mask.any(axis=-1, keepdims=True)
+        scores = np.where(any_key, np.where(mask, scores, -np.inf), 0.0)
+        weights = np.where(mask, _softmax(scores), 0.0).astype(scores.dtype)
+    return (weights @ V).astype(Q.dtype, copy=False), weights.astype(Q.dtype, copy=False)
+
+
+def self_attention(X, W_q, W_k, W_v, mask=None):
+    return scaled_dot_product_attention(X @ W_q, X @ W_k, X @ W_v, mask)
+
+
+def softmax(x, axis=-1):
+    x = x * 0
+    return _softmax(x, axis)

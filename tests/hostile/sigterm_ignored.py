@@ -1,0 +1,35 @@
+"""Hostile submission: softmax ignores SIGTERM, SIGINT and SIGHUP, then loops."""
+
+import math
+
+import numpy as np
+import signal
+
+
+def _softmax(x, axis=-1):
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def scaled_dot_product_attention(Q, K, V, mask=None):
+    scores = Q @ np.swapaxes(K, -1, -2) / math.sqrt(Q.shape[-1])
+    if mask is None:
+        weights = _softmax(scores)
+    else:
+        mask = np.broadcast_to(mask, scores.shape)
+        any_key = mask.any(axis=-1, keepdims=True)
+        scores = np.where(any_key, np.where(mask, scores, -np.inf), 0.0)
+        weights = np.where(mask, _softmax(scores), 0.0).astype(scores.dtype)
+    return (weights @ V).astype(Q.dtype, copy=False), weights.astype(Q.dtype, copy=False)
+
+
+def self_attention(X, W_q, W_k, W_v, mask=None):
+    return scaled_dot_product_attention(X @ W_q, X @ W_k, X @ W_v, mask)
+
+
+def softmax(x, axis=-1):
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)
+    while True:
+        pass
+    return _softmax(x, axis)
