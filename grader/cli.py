@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -193,6 +194,13 @@ def cli(problems_dir: tuple[Path, ...]) -> None:
     grade init self_attention   copy the starter file here
     grade self_attention        grade ./self_attention.py
     """
+    warnings.showwarning = _one_line_warning
+
+
+def _one_line_warning(message: Any, category: type, filename: str, lineno: int, file: Any = None,
+                      line: Any = None) -> None:
+    """Library warnings (e.g. a weaker sandbox than asked for) as one line on stderr."""
+    click.echo(f"grade: warning: {message}", err=True)
 
 
 @cli.command("list")
