@@ -112,12 +112,14 @@ def mismatch(
     with np.errstate(invalid="ignore", divide="ignore"):
         diff = np.abs(a - e)
         diff = np.where(np.isfinite(diff), diff, 0.0)
-        rel = diff / np.maximum(np.abs(e), 1e-300)
+        nonzero = np.abs(e) > 0
+        rel = np.where(nonzero, diff / np.where(nonzero, np.abs(e), 1.0), 0.0)  # where the reference is 0, rel is undefined
         rel = np.where(np.isfinite(rel), rel, 0.0)
     worst = _fmt_index(tuple(np.unravel_index(int(np.argmax(diff)), diff.shape))) if diff.ndim else "()"
+    relative = f", max rel error {_fmt(float(rel.max()))}" if nonzero.any() else ""
     return (
         f"differs from the reference in {n_bad} of {n} elements: max abs error {_fmt(float(diff.max()))} "
-        f"at {worst}, max rel error {_fmt(float(rel.max()))}, first at {first}"
+        f"at {worst}{relative}, first at {first}"
     )
 
 

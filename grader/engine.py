@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 import time
 from pathlib import Path
 from types import ModuleType
@@ -67,7 +68,12 @@ def load_module(path: Path, name: str) -> ModuleType:
         if spec is None or spec.loader is None:
             raise ProblemBankError(f"{path}: cannot be imported")
         module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        sys.modules[name] = module  # dataclasses and pickling look modules up by name
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            sys.modules.pop(name, None)
+            raise
         _MODULE_CACHE[key] = module
     return _MODULE_CACHE[key]
 

@@ -41,6 +41,7 @@ def preload(runtime: str) -> None:
             torch.set_num_interop_threads(1)
         except RuntimeError:  # already set once in this process
             pass
+        _warm_torch(torch)
         _warm_meta_device(torch)
     sandbox.preload_modules()
 
@@ -53,6 +54,21 @@ def _warm_meta_device(torch: Any) -> None:
         layer(torch.empty(1, 2, device="meta")).softmax(-1)
     except Exception:  # noqa: BLE001 - an optimisation only
         pass
+
+
+def _warm_torch(torch) -> None:
+    """Pay torch's lazy first-use costs once, here, instead of in every forked runner.
+
+    The first meta-device forward imports much of torch._dynamo (about a second); every torch
+    problem checks the meta device, so a batch would otherwise pay it per submission. The ops
+    run single-threaded, so forking afterwards stays safe.
+    """
+    if getattr(torch, "_grader_warm", False):
+        return
+    layer = torch.nn.Linear(2, 2).to("meta")
+    layer(torch.empty(1, 2, device="meta")).softmax(-1)
+    torch.nn.functional.scaled_dot_product_attention(*(torch.empty(1, 1, 2, device="meta"),) * 3)
+    torch._grader_warm = True
 
 
 def recv_message(sock: socket.socket) -> tuple[dict[str, Any], list[int]] | None:

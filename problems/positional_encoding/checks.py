@@ -1,0 +1,354 @@
+"""Hidden tests for positional_encoding: each check's code, and the mistakes recognised by name.
+
+Three of the named mistakes (``exponent_2i_bug``, ``wrong_base``, ``missing_factor_2``) give tables
+that pass every property (row 0, unit-norm pairs, relative positions): they change only the
+frequencies. They are recognised by re-running the reference under each mistake and, more
+generally, by fitting the frequencies: omega_i is the angle turned by pair i from one row to the
+next, atan2(PE[1, 2i], PE[1, 2i+1]) - atan2(PE[0, 2i], PE[0, 2i+1]), and the correct table has
+omega_i = base^(-2i/d), so log omega falls on a line of slope -2 ln(base)/d. A slope twice as steep
+is the 2i bug, half as steep the missing factor 2, any other slope another base.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from grader.checks import CheckContext, CheckRegistry, LearnerRaised
+from grader.compare import CheckFailed, assert_array, assert_shape, dtype_name
+
+checks = CheckRegistry()
+
+PE = "sinusoidal_encoding"
+ATOL = 1e-5  # a table computed in float32 at positions below 64 still passes; dtype is its own check
+MODULE_ATOL = {"float32": 1e-5, "float64": 1e-6, "float16": 2e-3}
+
+
+def table(ctx: CheckContext, max_len: int, d_model: int, base: float | None = None) -> np.ndarray:
+    """The learner's table as a float64 array, after checking it is a (max_len, d_model) ndarray."""
+    args = (max_len, d_model) if base is None else (max_len, d_model, base)
+    value = ctx.call(PE, *args)
+    assert_array(value, f"{PE}{args}", tensor=False)
+    assert_shape(value, (max_len, d_model), f"{PE}{args}")
+    return np.asarray(value, dtype=np.float64)
+
+
+def compare_table(ctx: CheckContext, max_len: int, d_model: int, base: float | None = None) -> None:
+    args = (max_len, d_model) if base is None else (max_len, d_model, base)
+    actual = table(ctx, *args)
+    expected = ctx.reference.sinusoidal_encoding(*args)
+    try:
+        ctx.assert_close(actual, expected, name=f"{PE}{args}", rtol=0.0, atol=ATOL)
+    except CheckFailed as failure:  # add the diagnosis found by the hypotheses or the frequency fit
+        ctx.fail(str(failure), diagnosis=table_mistake(ctx, actual, 10000.0 if base is None else base))
+
+
+# --------------------------------------------------------------------------- diagnosis
+
+
+def _angles(max_len: int, d_model: int, base: float) -> np.ndarray:
+    positions = np.arange(max_len, dtype=np.float64)[:, None]  # (max_len, 1)
+    return positions * base ** (-np.arange(0, d_model, 2) / d_model)  # (max_len, ceil(d/2))
+
+
+def _concatenated(max_len: int, d_model: int, base: float) -> np.ndarray:
+    angles = _angles(max_len, d_model, base)
+    return np.concatenate([np.sin(angles), np.cos(angles[:, : d_model // 2])], axis=1)  # (max_len, d)
+
+
+def _swapped(max_len: int, d_model: int, base: float) -> np.ndarray:
+    angles = _angles(max_len, d_model, base)
+    pe = np.zeros((max_len, d_model))
+    pe[:, 0::2] = np.cos(angles)
+    pe[:, 1::2] = np.sin(angles[:, : d_model // 2])
+    return pe
+
+
+@checks.mistake("exponent_2i_bug", PE)
+def _exponent_2i_bug(ref, max_len, d_model, base=10000.0):
+    return ref.sinusoidal_encoding(max_len, d_model, base**2)  # base^(-2*(2i)/d) = (base^2)^(-2i/d)
+
+
+@checks.mistake("missing_factor_2", PE)
+def _missing_factor_2(ref, max_len, d_model, base=10000.0):
+    return ref.sinusoidal_encoding(max_len, d_model, math.sqrt(base))  # base^(-i/d) = sqrt(base)^(-2i/d)
+
+
+@checks.mistake("wrong_base", PE)
+def _base_1000(ref, max_len, d_model, base=10000.0):
+    if base == 1000.0:
+        raise ValueError("not a different base")
+    return ref.sinusoidal_encoding(max_len, d_model, 1000.0)
+
+
+@checks.mistake("wrong_base", PE)
+def _base_ignored(ref, max_len, d_model, base=10000.0):
+    if base == 10000.0:
+        raise ValueError("not a different base")
+    return ref.sinusoidal_encoding(max_len, d_model, 10000.0)
+
+
+@checks.mistake("concatenated_layout", PE)
+def _concatenated_layout(ref, max_len, d_model, base=10000.0):
+    return _concatenated(max_len, d_model, base)
+
+
+@checks.mistake("sin_cos_swapped", PE)
+def _sin_cos_swapped(ref, max_len, d_model, base=10000.0):
+    return _swapped(max_len, d_model, base)
+
+
+@checks.mistake("positions_from_one", PE)
+def _positions_from_one(ref, max_len, d_model, base=10000.0):
+    return ref.sinusoidal_encoding(max_len + 1, d_model, base)[1:]
+
+
+def fitted_frequencies(pe: np.ndarray) -> np.ndarray | None:
+    """omega_i of each full (sin, cos) pair, from the rotation between rows 0 and 1; None if no pairs."""
+    pairs = pe.shape[1] // 2
+    if pe.shape[0] < 2 or pairs == 0:
+        return None
+    theta = np.arctan2(pe[:2, 0 : 2 * pairs : 2], pe[:2, 1 : 2 * pairs : 2])  # (2, pairs)
+    return np.angle(np.exp(1j * (theta[1] - theta[0])))  # (pairs,), wrapped into (-pi, pi]
+
+
+def frequency_mistake(pe: np.ndarray, base: float) -> tuple[str | None, str]:
+    """Classify a table's frequencies: (mistake id or None, a sentence for the learner)."""
+    pairs = pe.shape[1] // 2
+    norms = pe[:, 0 : 2 * pairs : 2] ** 2 + pe[:, 1 : 2 * pairs : 2] ** 2  # (L, pairs)
+    if not np.allclose(norms, 1.0, atol=1e-4):
+        return None, "columns 2i and 2i+1 are not the sin and cos of one angle, so no frequency can be read"
+    omega = fitted_frequencies(pe)
+    if omega is None or pairs < 2:
+        return None, "too few columns to fit the frequencies"
+    if np.all(omega < 0):
+        return "sin_cos_swapped", "the angles turn backwards from row to row: even columns hold cos, odd hold sin"
+    if np.any(omega <= 0):
+        return None, "some fitted frequencies are not positive"
+    slope = -np.polyfit(np.arange(pairs), np.log(omega), 1)[0]  # log omega_i = log omega_0 - slope * i
+    expected = 2 * math.log(base) / pe.shape[1]
+    residual = np.abs(np.log(omega) - (np.log(omega[0]) - slope * np.arange(pairs))).max()
+    if residual > 1e-3 or abs(omega[0] - 1.0) > 1e-6:
+        return None, f"the fitted frequencies are not omega_i = base^(-2i/d) (omega_0 = {omega[0]:.4g})"
+    ratio = slope / expected
+    if abs(ratio - 2.0) < 1e-3:
+        return "exponent_2i_bug", "frequencies fall as base^(-4i/d): the exponent is doubled"
+    if abs(ratio - 0.5) < 1e-3:
+        return "missing_factor_2", "frequencies fall as base^(-i/d): the factor 2 in 2i/d is missing"
+    if abs(ratio - 1.0) > 1e-6:
+        fitted_base = math.exp(slope * pe.shape[1] / 2)
+        return "wrong_base", f"frequencies fall as if base were {fitted_base:.6g}, not {base:g}"
+    return None, "the frequencies are right"
+
+
+def table_mistake(ctx: CheckContext, pe: np.ndarray, base: float, *, atol: float = 1e-7) -> str | None:
+    """The named mistake that explains a wrong table: a hypothesis it matches, else the frequency fit."""
+    max_len, d_model = pe.shape
+    for mistake_id, hypothesis in ctx.registry.hypotheses.get(PE, []):
+        try:
+            expected = hypothesis(ctx.reference, max_len, d_model, base)
+        except ValueError:
+            continue
+        if np.allclose(pe, expected, rtol=0.0, atol=atol):
+            return mistake_id
+    return frequency_mistake(pe, base)[0]
+
+
+# --------------------------------------------------------------------------- numpy checks
+
+
+@checks.test("shape_dtype")
+def shape_dtype(ctx: CheckContext) -> None:
+    for args in ((6, 10), (1, 1), (3, 7)):
+        value = ctx.call(PE, *args)
+        assert_array(value, f"{PE}{args}", tensor=False)
+        assert_shape(value, args, f"{PE}{args}")
+        if value.dtype != np.float64:
+            ctx.fail(f"{PE}{args} has dtype {value.dtype}; the table must be float64")
+
+
+@checks.test("values")
+def values(ctx: CheckContext) -> None:
+    for max_len, d_model in ((2, 8), (4, 4), (50, 16), (9, 64)):
+        compare_table(ctx, max_len, d_model)
+
+
+@checks.test("odd_d_model")
+def odd_d_model(ctx: CheckContext) -> None:
+    for max_len, d_model in ((3, 5), (12, 9), (4, 1)):
+        compare_table(ctx, max_len, d_model)
+
+
+@checks.test("custom_base")
+def custom_base(ctx: CheckContext) -> None:
+    for max_len, d_model, base in ((9, 12, 100.0), (6, 10, 500.0), (5, 8, 1.0e5)):
+        compare_table(ctx, max_len, d_model, base)
+
+
+@checks.test("row_zero")
+def row_zero(ctx: CheckContext) -> None:
+    row = table(ctx, 3, 10)[0]
+    expected = np.tile([0.0, 1.0], 5)
+    if np.allclose(row, expected, atol=1e-12):
+        return
+    shown = "[" + ", ".join(f"{v:.3g}" for v in row[:6]) + ", ...]"
+    if np.allclose(row, 1 - expected, atol=1e-12):
+        ctx.fail(f"row 0 is {shown}, expected [0, 1, 0, 1, ...]: sin and cos are swapped", diagnosis="sin_cos_swapped")
+    if np.allclose(row, np.repeat([0.0, 1.0], 5), atol=1e-12):
+        ctx.fail(f"row 0 is {shown}: all sines first, then all cosines", diagnosis="concatenated_layout")
+    if np.allclose(row, ctx.reference.sinusoidal_encoding(2, 10)[1], atol=1e-9):
+        ctx.fail(f"row 0 is {shown}, the encoding of position 1: positions start at 1", diagnosis="positions_from_one")
+    ctx.fail(f"row 0 is {shown}, expected [0, 1, 0, 1, ...]", diagnosis=table_mistake(ctx, table(ctx, 3, 10), 10000.0))
+
+
+@checks.test("unit_norm_pairs")
+def unit_norm_pairs(ctx: CheckContext) -> None:
+    pe = table(ctx, 20, 12)
+    norms = pe[:, 0::2] ** 2 + pe[:, 1::2] ** 2  # (20, 6)
+    if not np.allclose(norms, 1.0, atol=1e-6):
+        row, pair = np.argwhere(~np.isclose(norms, 1.0, atol=1e-6))[0]
+        ctx.fail(
+            f"PE[{row}, {2 * pair}]² + PE[{row}, {2 * pair + 1}]² = {norms[row, pair]:.4g}, not 1: "
+            "columns 2i and 2i+1 must be the sin and cos of the same angle",
+            diagnosis=table_mistake(ctx, pe, 10000.0),
+        )
+
+
+@checks.test("frequencies")
+def frequencies(ctx: CheckContext) -> None:
+    for max_len, d_model, base in ((4, 12, 10000.0), (3, 10, 100.0)):
+        pe = table(ctx, max_len, d_model, base)
+        omega = fitted_frequencies(pe)
+        expected = base ** (-np.arange(0, 2 * (d_model // 2), 2) / d_model)
+        if omega is not None and np.allclose(omega, expected, rtol=1e-6, atol=1e-9):
+            continue
+        mistake, sentence = frequency_mistake(pe, base)
+        ctx.fail(
+            f"{PE}({max_len}, {d_model}, base={base:g}): {sentence}",
+            diagnosis=mistake or table_mistake(ctx, pe, base),
+        )
+
+
+@checks.test("relative_positions")
+def relative_positions(ctx: CheckContext) -> None:
+    pe = table(ctx, 40, 16)
+    gram = pe @ pe.T  # (40, 40): gram[p, q] = PE[p] . PE[q]
+    norms = np.diag(gram)
+    if not np.allclose(norms, 8.0, atol=1e-6):
+        low, high = norms.min(), norms.max()
+        ctx.fail(f"|PE[p]|² should be d_model/2 = 8 for every p; got values from {low:.4g} to {high:.4g}")
+    for k in range(1, 6):
+        band = np.diag(gram, k)  # PE[p] . PE[p+k] for every p
+        if np.ptp(band) > 1e-6:
+            ctx.fail(
+                f"PE[p] . PE[p+{k}] depends on p (it ranges over {band.min():.4g} .. {band.max():.4g}); "
+                "with one frequency per (sin, cos) pair it depends only on the offset"
+            )
+
+
+@checks.test("errors")
+def errors(ctx: CheckContext) -> None:
+    for args in ((0, 8), (4, 0), (-3, 8), (4, -2)):
+        if not ctx.raises("ValueError", PE, *args):
+            ctx.fail(f"{PE}{args} returned instead of raising ValueError")
+
+
+# --------------------------------------------------------------------------- module checks
+
+
+def _x(ctx: CheckContext, *shape: int, dtype=torch.float32) -> torch.Tensor:
+    return torch.from_numpy(ctx.rng.standard_normal(shape)).to(dtype)  # (B, L, d_model)
+
+
+def compare_added(ctx: CheckContext, x: torch.Tensor, out, name: str, dtype: str) -> None:
+    """Compare ``out - x`` with the reference table; on a mismatch, diagnose the table that was added."""
+    added = out.double().numpy() - x.double().numpy()  # (B, L, d_model)
+    L, d_model = x.shape[1], x.shape[2]
+    expected = np.broadcast_to(ctx.reference.sinusoidal_encoding(L, d_model), added.shape)
+    try:
+        ctx.assert_close(added, expected, name=f"{name} minus x", rtol=0.0, atol=MODULE_ATOL[dtype])
+    except CheckFailed as failure:
+        mistake = table_mistake(ctx, added[0], 10000.0, atol=MODULE_ATOL[dtype]) if L > 1 else None
+        ctx.fail(str(failure), diagnosis=mistake)
+
+
+@checks.test("module_buffer")
+def module_buffer(ctx: CheckContext) -> None:
+    info = ctx.probe("structure", 12, 20)
+    if "pe" not in info["buffers"]:
+        where = "a parameter" if "pe" in info["parameters"] else "not a registered buffer"
+        ctx.fail(
+            f"the module has no buffer named 'pe' (buffers: {info['buffers'] or 'none'}); the table is {where}",
+            diagnosis="not_a_buffer",
+        )
+    if info["parameters"]:
+        names = ", ".join(f"{n} ({k} values)" for n, k in info["parameters"].items())
+        ctx.fail(
+            f"the module has parameters ({names}); sinusoidal encoding has nothing to train", diagnosis="not_a_buffer"
+        )
+    if "pe" not in info["state_dict"]:
+        ctx.fail("buffer 'pe' is not in state_dict(); register it with persistent=True (the default)")
+    if tuple(info["pe_shape"]) not in ((20, 12), (1, 20, 12)):
+        ctx.fail(f"buffer 'pe' has shape {tuple(info['pe_shape'])}, expected (max_len, d_model) = (20, 12)")
+
+
+@checks.test("module_forward")
+def module_forward(ctx: CheckContext) -> None:
+    d_model, max_len = 12, 16
+    inputs = [_x(ctx, 2, 7, d_model), _x(ctx, 3, 1, d_model), _x(ctx, 1, 16, d_model), _x(ctx, 2, 7, d_model)]
+    outputs = ctx.probe("forward", d_model, max_len, inputs)
+    for x, out in zip(inputs, outputs):
+        name = f"forward(x of shape {tuple(x.shape)})"
+        assert_array(out, name, tensor=True)
+        assert_shape(out, tuple(x.shape), name)
+        if dtype_name(out) != "float32":
+            ctx.fail(f"{name} returned {dtype_name(out)} for a float32 input; keep x's dtype")
+        compare_added(ctx, x, out, name, "float32")
+    first, last = (o.double() - x.double() for o, x in ((outputs[0], inputs[0]), (outputs[3], inputs[3])))
+    if not torch.allclose(first, last, atol=1e-5):
+        ctx.fail("forward(x) - x changes with x: the encoding must be added to x, not mixed with it")
+    out = ctx.probe("default_forward", 8, _x(ctx, 2, 10, 8))
+    assert_shape(out, (2, 10, 8), "PositionalEncoding(8)(x) with the default max_len")
+
+
+@checks.test("module_dtype")
+def module_dtype(ctx: CheckContext) -> None:
+    d_model, max_len = 10, 12
+    for dtype in ("float16", "float64"):
+        x = _x(ctx, 2, 9, d_model, dtype=getattr(torch, dtype))
+        report = ctx.probe("converted", d_model, max_len, x, dtype)
+        if report["pe_dtype"] is None:
+            ctx.fail(
+                "the module has no buffer named 'pe', so .to(dtype) cannot convert the table", diagnosis="not_a_buffer"
+            )
+        if report["pe_dtype"] != dtype:
+            ctx.fail(f"after .to({dtype}) buffer 'pe' is {report['pe_dtype']}; a registered buffer follows .to(dtype)")
+        out = report["out"]
+        assert_array(out, f"forward of a {dtype} input", tensor=True)
+        if dtype_name(out) != dtype:
+            ctx.fail(f"after .to({dtype}), a {dtype} input gave a {dtype_name(out)} output")
+        assert_shape(out, tuple(x.shape), f"forward of a {dtype} input")
+        compare_added(ctx, x, out, f"forward of a {dtype} input", dtype)
+
+
+@checks.test("meta_device")
+def meta_device(ctx: CheckContext) -> None:
+    report = ctx.probe("meta", 8, 10, [2, 6, 8])
+    if report["device"] != "meta" or tuple(report["shape"]) != (2, 6, 8):
+        got = f"{tuple(report['shape'])} on {report['device']}"
+        ctx.fail(f"after .to('meta') a meta input of shape (2, 6, 8) gave {got}, expected (2, 6, 8) on meta")
+
+
+@checks.test("too_long")
+def too_long(ctx: CheckContext) -> None:
+    out = ctx.probe("forward", 4, 8, [_x(ctx, 1, 8, 4)])[0]  # L == max_len is allowed
+    assert_shape(out, (1, 8, 4), "forward with L == max_len")
+    try:
+        ctx.probe("forward", 4, 8, [_x(ctx, 1, 9, 4)])
+    except LearnerRaised as raised:
+        if raised.is_a("ValueError"):
+            return
+        ctx.fail(f"L = 9 > max_len = 8 raised {raised.type_name}, expected ValueError")
+    ctx.fail("L = 9 > max_len = 8 returned a result instead of raising ValueError")

@@ -1,0 +1,58 @@
+"""W_q, W_k, W_v sized d_model x d_k, as if there were one head of size d_k."""
+
+
+def count_mha(d_model, bias=True, num_heads=1):
+    d_k = d_model // num_heads
+    qkv = 3 * (d_model * d_k + (d_k if bias else 0))
+    out = d_model * d_model + (d_model if bias else 0)
+    return qkv + out
+
+
+def count_ffn(d_model, d_ff, bias=True):
+    return 2 * d_model * d_ff + ((d_ff + d_model) if bias else 0)
+
+
+def count_layernorm(d_model):
+    return 2 * d_model
+
+
+def count_encoder_layer(d_model, d_ff, bias=True, num_heads=1):
+    return count_mha(d_model, bias, num_heads) + count_ffn(d_model, d_ff, bias) + 2 * count_layernorm(d_model)
+
+
+def count_decoder_layer(d_model, d_ff, bias=True, cross_attention=True, num_heads=1):
+    n_attn = 2 if cross_attention else 1
+    n_norm = 3 if cross_attention else 2
+    return n_attn * count_mha(d_model, bias, num_heads) + count_ffn(d_model, d_ff, bias) + n_norm * count_layernorm(d_model)
+
+
+def count_transformer(config):
+    c = config
+    d = c["d_model"]
+    arch = c["architecture"]
+    enc = arch != "decoder-only"
+    dec = arch != "encoder-only"
+    stacks = int(enc) + int(dec)
+    tie = c["tie_embeddings"]
+    vocab_out = c["tgt_vocab_size"] if dec else c["src_vocab_size"]
+    if arch == "encoder-decoder" and tie != "all":
+        embeddings = (c["src_vocab_size"] + c["tgt_vocab_size"]) * d
+    else:
+        embeddings = vocab_out * d
+    if c["positional"] == "learned":
+        embeddings += stacks * c["max_len"] * d
+    encoder = c["num_encoder_layers"] * count_encoder_layer(d, c["d_ff"], c["bias"], num_heads=c["num_heads"]) if enc else 0
+    decoder = c["num_decoder_layers"] * count_decoder_layer(d, c["d_ff"], c["bias"], cross_attention=enc, num_heads=c["num_heads"]) if dec else 0
+    final_norms = stacks * count_layernorm(d) if c["final_norm"] else 0
+    output = 0 if tie != "none" else d * vocab_out
+    if c["output_bias"]:
+        output += vocab_out
+    total = embeddings + encoder + decoder + final_norms + output
+    return {
+        "embeddings": embeddings,
+        "encoder": encoder,
+        "decoder": decoder,
+        "final_norms": final_norms,
+        "output": output,
+        "total": total,
+    }
