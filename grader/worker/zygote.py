@@ -42,18 +42,7 @@ def preload(runtime: str) -> None:
         except RuntimeError:  # already set once in this process
             pass
         _warm_torch(torch)
-        _warm_meta_device(torch)
     sandbox.preload_modules()
-
-
-def _warm_meta_device(torch: Any) -> None:
-    """Run one tiny op on the meta device: its first use costs ~3 s of lazy imports, which every
-    forked runner would otherwise pay again (checks that run modules on meta tensors)."""
-    try:
-        layer = torch.nn.Linear(2, 2, device="meta")
-        layer(torch.empty(1, 2, device="meta")).softmax(-1)
-    except Exception:  # noqa: BLE001 - an optimisation only
-        pass
 
 
 def _warm_torch(torch) -> None:
@@ -65,9 +54,12 @@ def _warm_torch(torch) -> None:
     """
     if getattr(torch, "_grader_warm", False):
         return
-    layer = torch.nn.Linear(2, 2).to("meta")
-    layer(torch.empty(1, 2, device="meta")).softmax(-1)
-    torch.nn.functional.scaled_dot_product_attention(*(torch.empty(1, 1, 2, device="meta"),) * 3)
+    try:
+        layer = torch.nn.Linear(2, 2).to("meta")
+        layer(torch.empty(1, 2, device="meta")).softmax(-1)
+        torch.nn.functional.scaled_dot_product_attention(*(torch.empty(1, 1, 2, device="meta"),) * 3)
+    except Exception:  # noqa: BLE001 - an optimisation only
+        return
     torch._grader_warm = True
 
 

@@ -1,0 +1,146 @@
+"""Find the class: one folder per student, each holding some of the problems' learner files.
+
+A GitHub Classroom clone or an LMS download unpacks as ``SUBMISSIONS_DIR/<student>/...``. A
+learner file is looked for at the top of the student's folder first, then (LMS archives often add
+a level or two) in sub-folders, shallowest first. Learner-controlled symbolic links are never
+followed.
+
+Problems in the data are returned as :class:`Flag` records and never stop the batch: an empty
+folder, a folder with no learner files, an unreadable file, a file that is not UTF-8, a linked file,
+two candidate files for one problem. A file that cannot be read or decoded still gets a result
+(an error, 0 points) so the gradebook says why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from grader.errors import GraderError
+
+#: How deep below a student's folder a learner file is looked for.
+MAX_DEPTH = 3
+_SKIP_DIRS = {"__MACOSX", "__pycache__", "node_modules", ".git", ".venv", "venv"}
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A problem in the data, shown in the report and the summary."""
+
+    student: str
+    problem: str  # "" when it concerns the whole folder
+    kind: str  # empty_folder | no_learner_files | unreadable | not_utf8 | symlink | ambiguous | stray_file
+    message: str
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One learner file of one student for one problem."""
+
+    student: str
+    problem: str
+    path: Path
+    sha256: str
+    error: str | None = None  # set when the file cannot be graded at all (unreadable, not UTF-8, link)
+
+
+@dataclass(frozen=True)
+class Student:
+    name: str
+    folder: Path
+    submissions: tuple[Submission, ...]
+    flags: tuple[Flag, ...]
+
+
+def students(root: Path) -> list[str]:
+    """The student folder names under ``root``, sorted; raises GraderError if root is no class."""
+    if not root.is_dir():
+        raise GraderError(f"{root}: no such folder (pass the folder holding one sub-folder per student)")
+    names = sorted(
+        entry.name
+        for entry in os.scandir(root)
+        if not entry.name.startswith((".", "_")) and entry.is_dir(follow_symlinks=False)
+    )
+    return names
+
+
+def stray_files(root: Path, learner_files: set[str]) -> list[Flag]:
+    """Learner files lying directly in SUBMISSIONS_DIR (not in a student's folder)."""
+    return [
+        Flag("", "", "stray_file", f"{entry.name} is not inside a student's folder; it is not graded")
+        for entry in sorted(os.scandir(root), key=lambda e: e.name)
+        if entry.name in learner_files and not entry.is_dir(follow_symlinks=False)
+    ]
+
+
+def scan_student(root: Path, name: str, learner_files: dict[str, str]) -> Student:
+    """Find ``name``'s learner files; ``learner_files`` maps a file name to its problem."""
+    folder = root / name
+    flags: list[Flag] = []
+    found: dict[str, list[Path]] = {}
+    try:
+        with os.scandir(folder) as it:
+            any_entry = next(it, None) is not None
+    except OSError as err:
+        flags.append(Flag(name, "", "unreadable", f"the folder cannot be read ({err.strerror})"))
+        return Student(name, folder, (), tuple(flags))
+    for path in _walk(folder):
+        problem = learner_files.get(path.name)
+        if problem is not None:
+            found.setdefault(problem, []).append(path)
+    if not any_entry:
+        flags.append(Flag(name, "", "empty_folder", "the folder is empty"))
+    elif not found:
+        flags.append(Flag(name, "", "no_learner_files", "no learner files (expected " + ", ".join(sorted(learner_files)) + ")"))
+    submissions = []
+    for problem in sorted(found, key=list(learner_files.values()).index):
+        paths = sorted(found[problem], key=lambda p: (len(p.relative_to(folder).parts), str(p)))
+        if len(paths) > 1:
+            others = ", ".join(str(p.relative_to(folder)) for p in paths[1:])
+            flags.append(
+                Flag(name, problem, "ambiguous", f"graded {paths[0].relative_to(folder)}; also found {others}")
+            )
+        submission, flag = _read(name, problem, paths[0], folder)
+        submissions.append(submission)
+        if flag is not None:
+            flags.append(flag)
+    return Student(name, folder, tuple(submissions), tuple(flags))
+
+
+def _walk(folder: Path, depth: int = 1) -> Iterator[Path]:
+    """Files (and links) under ``folder``, down to MAX_DEPTH levels, never following links."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return
+    subdirs = []
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            if entry.name not in _SKIP_DIRS and not entry.name.startswith(".") and depth < MAX_DEPTH:
+                subdirs.append(Path(entry.path))
+        else:
+            yield Path(entry.path)
+    for sub in subdirs:
+        yield from _walk(sub, depth + 1)
+
+
+def _read(student: str, problem: str, path: Path, folder: Path) -> tuple[Submission, Flag | None]:
+    shown = str(path.relative_to(folder))
+    if path.is_symlink():
+        message = f"{shown} is a symbolic link; links are not followed, so it is not graded"
+        return Submission(student, problem, path, "", message), Flag(student, problem, "symlink", message)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        message = f"{shown} cannot be read ({err.strerror})"
+        return Submission(student, problem, path, "", message), Flag(student, problem, "unreadable", message)
+    sha = hashlib.sha256(data).hexdigest()
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        message = f"{shown} is not UTF-8 text (byte {err.start}); it must be saved as UTF-8"
+        return Submission(student, problem, path, sha, message), Flag(student, problem, "not_utf8", message)
+    return Submission(student, problem, path, sha), None

@@ -1,0 +1,57 @@
+"""The batch progress bar on stderr: done/total, rate, ETA (rich), and nothing on stdout."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+
+class RateColumn(ProgressColumn):
+    """Results per second."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:.1f}/s" if speed else "–/s", style="progress.data.speed")
+
+
+class BarProgress:
+    """A :class:`grader.batch.run.Progress` drawn with rich; use as a context manager."""
+
+    def __init__(self, console: Console | None = None):
+        self.console = console or Console(stderr=True)
+        self.bar = Progress(
+            TextColumn("[bold]grading"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            RateColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            TimeElapsedColumn(),
+            console=self.console,
+            transient=False,
+        )
+        self.task = None
+
+    def start(self, total: int, done: int) -> None:
+        self.task = self.bar.add_task("grading", total=total, completed=done)
+
+    def advance(self, student: str, problem: str) -> None:
+        if self.task is not None:
+            self.bar.advance(self.task)
+
+    def __enter__(self) -> BarProgress:
+        self.bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.stop()

@@ -1,0 +1,104 @@
+"""A batch grading process: one warm zygote, reused for every submission it is sent.
+
+Started by :mod:`grader.batch.pool` as ``python -m grader.batch.worker CONFIG_JSON``. It reads one
+JSON job per line on stdin and writes one JSON reply per line on its own copy of stdout; fd 1
+itself is pointed at stderr first, so a stray print cannot corrupt the reply channel. Replies are
+``ProblemResult.to_dict()`` plus the fingerprint: plain JSON, never a pickle. Learner code runs
+only in the zygote's runners, never here.
+
+Jobs: ``{"id": n, "problem": name, "path": file, "seed": s}``. Replies:
+``{"id": n, "result": {...}, "fingerprint": str | null}`` or ``{"id": n, "error": text}`` when the
+grader itself failed (the zygote is then restarted).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+import grader  # noqa: F401  (single-threaded environment before numpy/torch load)
+from grader import engine
+from grader.bank import ProblemBank
+from grader.batch.fingerprint import fingerprint
+from grader.errors import GraderError
+from grader.worker import sandbox
+from grader.worker.session import Zygote
+
+
+class Worker:
+    """State of one batch worker: the bank and the warm zygote."""
+
+    def __init__(self, config: dict[str, Any]):
+        self.bank = ProblemBank(tuple(Path(p) for p in config.get("problems_dir", [])))
+        self.runtime = str(config.get("runtime", "numpy"))
+        self.isolation = sandbox.resolve(str(config.get("sandbox", "auto")), batch=True)
+        self.zygote: Zygote | None = None
+        self._start_zygote()
+
+    def _start_zygote(self) -> None:
+        if self.runtime != "data":
+            self.zygote = Zygote(self.runtime, self.isolation)
+
+    def grade(self, job: dict[str, Any]) -> dict[str, Any]:
+        problem = self.bank.get(str(job["problem"]))
+        path = Path(str(job["path"]))
+        try:
+            result = engine.grade(problem, path, seed=job.get("seed"), zygote=self.zygote)
+        except GraderError:
+            raise
+        except Exception as err:  # noqa: BLE001 - the zygote broke; a fresh one for the next job
+            self.restart()
+            raise RuntimeError(f"the grading worker failed ({type(err).__name__}: {err})") from None
+        try:
+            fp = fingerprint(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            fp = None
+        return {"id": job["id"], "result": result.to_dict(), "fingerprint": fp}
+
+    def restart(self) -> None:
+        if self.zygote is not None:
+            try:
+                self.zygote.close()
+            except Exception:  # noqa: BLE001
+                pass
+        self._start_zygote()
+
+    def close(self) -> None:
+        if self.zygote is not None:
+            self.zygote.close()
+
+
+def serve(worker: Worker, jobs: TextIO, replies: TextIO) -> None:
+    _send(replies, {"ready": True, "pid": os.getpid()})
+    for line in jobs:
+        if not line.strip():
+            continue
+        job = json.loads(line)
+        try:
+            reply = worker.grade(job)
+        except (GraderError, RuntimeError) as err:
+            reply = {"id": job.get("id"), "error": str(err)}
+        _send(replies, reply)
+
+
+def _send(stream: TextIO, message: dict[str, Any]) -> None:
+    stream.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n")
+    stream.flush()
+
+
+def main() -> None:
+    replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)  # anything else that prints goes to the worker log, not the reply channel
+    sys.stdout = sys.stderr
+    worker = Worker(json.loads(sys.argv[1]))
+    try:
+        serve(worker, sys.stdin, replies)
+    finally:
+        worker.close()
+
+
+if __name__ == "__main__":
+    main()
