@@ -106,3 +106,29 @@ def test_oversized_frames_are_refused() -> None:
     reader = protocol.FrameReader(max_bytes=1000)
     with pytest.raises(protocol.ProtocolError):
         reader.feed(b"x" * 5000)
+
+
+@pytest.mark.parametrize(
+    "array",
+    [np.zeros(()), np.arange(5), np.ones((2, 3), np.float32), np.zeros((0, 4)), np.float16([1.5]),
+     np.arange(12).reshape(3, 4).T, np.arange(12, dtype=">f8").reshape(3, 4)],
+    ids=["0d", "1d", "2d", "empty", "half", "fortran", "big-endian"],
+)
+def test_npy_frames_are_standard_npy_files(array) -> None:
+    """What crosses is byte-for-byte what np.save writes (C order), and np.load reads it back."""
+    data = protocol._npy_bytes(array)
+    expected = io.BytesIO()
+    np.save(expected, array.copy(order="C"))
+    assert data == expected.getvalue()
+    assert np.array_equal(np.load(io.BytesIO(data)), array)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [lambda b: b[:-1], lambda b: b + b"\0", lambda b: b.replace(b"<f8", b"|O8"),
+     lambda b: b.replace(b"False", b"True "), lambda b: b.replace(b"(2, 3)", b"(9, 9)"), lambda b: b"\x93NUMPY\x02\x00" + b[8:]],
+    ids=["short", "long", "object-dtype", "fortran", "wrong-shape", "version-2"],
+)
+def test_damaged_npy_is_refused(damage) -> None:
+    with pytest.raises(protocol.ProtocolError):
+        protocol._load_npy(damage(protocol._npy_bytes(np.zeros((2, 3)))))

@@ -22,10 +22,10 @@ learner can corrupt only their own answer.
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import os
+import re
 import struct
 from dataclasses import dataclass
 from typing import Any
@@ -140,19 +140,44 @@ def write_all(fd: int, data: bytes) -> None:
 # --------------------------------------------------------------------------- values
 
 
+_NPY_MAGIC = b"\x93NUMPY"
+#: The header numpy itself writes, and the only one accepted: a dtype, C order, a shape of ints.
+_NPY_HEADER = re.compile(
+    r"\{'descr': '([<>|][biufc][0-9]{1,2})', 'fortran_order': False, 'shape': \(((?:[0-9]+, ?)*[0-9]*)\), \} *\n"
+)
+
+
 def _npy_bytes(array: np.ndarray) -> bytes:
-    out = io.BytesIO()
-    np.save(out, array, allow_pickle=False)
-    return out.getvalue()
+    """A standard ``.npy`` (format 1.0) file, written without numpy's per-call overhead."""
+    if not array.flags.c_contiguous:
+        array = array.copy(order="C")  # (np.ascontiguousarray would turn a 0-d array into 1-d)
+    shape = ", ".join(str(n) for n in array.shape) + ("," if array.ndim == 1 else "")
+    header = f"{{'descr': '{array.dtype.str}', 'fortran_order': False, 'shape': ({shape}), }}"
+    pad = 64 - (len(_NPY_MAGIC) + 4 + len(header) + 1) % 64
+    header = (header + " " * pad + "\n").encode("latin1")
+    return b"".join((_NPY_MAGIC, b"\x01\x00", struct.pack("<H", len(header)), header, array.tobytes()))
 
 
 def _load_npy(blob: bytes) -> np.ndarray:
+    """Parse a ``.npy`` strictly: numeric dtype, C order, exact byte count; never pickle, never eval."""
+    if blob[:6] != _NPY_MAGIC or blob[6:8] != b"\x01\x00" or len(blob) < 10:
+        raise ProtocolError("bad array bytes (not a .npy 1.0 file)")
+    (header_len,) = struct.unpack_from("<H", blob, 8)
+    match = _NPY_HEADER.fullmatch(blob[10 : 10 + header_len].decode("latin1"))
+    if match is None:
+        raise ProtocolError("bad array bytes (unexpected .npy header)")
     try:
-        array = np.load(io.BytesIO(blob), allow_pickle=False)
-    except Exception as err:  # numpy raises ValueError, OSError, EOFError, ...
-        raise ProtocolError(f"bad array bytes ({type(err).__name__})") from None
-    if type(array) is not np.ndarray or array.dtype.kind not in _ALLOWED_KINDS:
-        raise ProtocolError(f"array of dtype {array.dtype} is not allowed")
+        dtype = np.dtype(match.group(1))
+    except TypeError:
+        raise ProtocolError(f"array of dtype {match.group(1)} is not allowed") from None
+    if dtype.kind not in _ALLOWED_KINDS or dtype.hasobject:
+        raise ProtocolError(f"array of dtype {dtype} is not allowed")
+    shape = tuple(int(n) for n in match.group(2).replace(" ", "").split(",") if n)
+    count = math.prod(shape)
+    data = memoryview(blob)[10 + header_len :]
+    if len(data) != count * dtype.itemsize:
+        raise ProtocolError("bad array bytes (length does not match the shape)")
+    array = np.frombuffer(data, dtype=dtype, count=count).reshape(shape).copy()
     if array.dtype.byteorder == ">":
         array = array.astype(array.dtype.newbyteorder("="))
     return array
@@ -204,7 +229,7 @@ class Encoder:
         return {"$": "object", "type": type(value).__name__}
 
     def _blob(self, array: np.ndarray) -> int:
-        self.blobs.append(_npy_bytes(np.ascontiguousarray(array)))
+        self.blobs.append(_npy_bytes(array))
         return len(self.blobs) - 1
 
     def _encode_tensor(self, value: Any) -> dict[str, Any] | None:
