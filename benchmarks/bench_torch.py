@@ -1,0 +1,93 @@
+"""How long `grade multi_head_attention` takes, as a ratio to `python -c "import torch"` in the same run.
+
+That import is the floor any torch grader pays; the target is a ratio of at most 1.3.
+
+    python benchmarks/bench_torch.py [--repeat 10] [--problem multi_head_attention] [--sandbox auto]
+
+The commands run alternately in fresh processes from the same interpreter and their medians are
+compared, by wall time and by CPU time of the whole process tree (steadier on a shared machine).
+
+A third command, `import torch, torch._dynamo`, is the floor of a grader whose checks run modules
+on the meta device: torch 2.x imports torch._dynamo on the first meta-device op of most kinds, so
+the zygote imports it once (zygote.preload) and every runner inherits it. The last lines give an
+estimate without that import, and where one grading run spends its time (--format json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run(cmd: list[str], cwd: str) -> tuple[float, float, bytes]:
+    """(wall s, CPU s of the whole process tree, stdout) of one command."""
+    cpu_before, started = cpu_of_children(), time.perf_counter()
+    done = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    elapsed, cpu = time.perf_counter() - started, cpu_of_children() - cpu_before
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.decode()[-500:]}")
+    return elapsed, cpu, done.stdout
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--problem", default="multi_head_attention")
+    parser.add_argument("--sandbox", default="auto", choices=("auto", "full", "limits", "none"))
+    parser.add_argument("--file", type=Path, default=None, help="submission (default: the reference)")
+    args = parser.parse_args()
+    submission = (args.file or ROOT / "reference" / f"{args.problem}.py").resolve()
+    commands = {
+        "python -c 'import torch'": [sys.executable, "-c", "import torch"],
+        "python -c 'import torch, torch._dynamo'": [sys.executable, "-c", "import torch, torch._dynamo"],
+        f"grade {args.problem}": [
+            sys.executable, "-m", "grader", args.problem, "--file", str(submission), "--sandbox", args.sandbox,
+        ],
+    }
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    cpus: dict[str, list[float]] = {name: [] for name in commands}
+    with tempfile.TemporaryDirectory() as cwd:
+        for cmd in commands.values():  # warm the OS file cache once
+            run(cmd, cwd)
+        for _ in range(args.repeat):
+            for name, cmd in commands.items():
+                elapsed, cpu, _ = run(cmd, cwd)
+                times[name].append(elapsed)
+                cpus[name].append(cpu)
+        _, _, out = run([*commands[f"grade {args.problem}"], "--format", "json"], cwd)
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    cpu_medians = {name: statistics.median(values) for name, values in cpus.items()}
+    for name, median in medians.items():
+        cpu = cpu_medians[name]
+        print(f"{name:<42} median wall {median * 1000:7.1f} ms, CPU {cpu * 1000:7.1f} ms  (n={args.repeat})")
+    (base, dynamo, graded), (base_cpu, dynamo_cpu, graded_cpu) = medians.values(), cpu_medians.values()
+    print(f"ratio {graded / base:.2f}x wall, {graded_cpu / base_cpu:.2f}x CPU  (grade / import torch; target <= 1.3)")
+    print(f"ratio {graded / dynamo:.2f}x wall, {graded_cpu / dynamo_cpu:.2f}x CPU  "
+          "(grade / import torch + torch._dynamo)")
+    without, without_cpu = (graded - dynamo + base) / base, (graded_cpu - dynamo_cpu + base_cpu) / base_cpu
+    print(f"estimate {without:.2f}x wall, {without_cpu:.2f}x CPU  (grade minus the torch._dynamo import, "
+          "over import torch: the ratio without meta-device checks)")
+    result = json.loads(out)
+    checks = sorted(result["checks"], key=lambda c: -c["duration_ms"])
+    total = sum(c["duration_ms"] for c in checks)
+    slowest = ", ".join(f"{c['id']} {c['duration_ms']}" for c in checks[:4])
+    print(f"one run: {result['duration_ms']} ms in engine.grade, {total} ms in checks "
+          f"(isolation {result['isolation']}); slowest checks (ms): {slowest}")
+
+
+if __name__ == "__main__":
+    main()
