@@ -8,7 +8,10 @@
   one warm zygote, talking JSON lines (never pickle) to the scheduler;
 * :mod:`~grader.batch.fingerprint`: near-duplicate detection on normalised code;
 * :mod:`~grader.batch.gradebook`: grades.csv, results.jsonl and per-student writers;
-* :mod:`~grader.batch.report` and :mod:`~grader.batch.svg`: the self-contained report.html.
+* :mod:`~grader.batch.report` and :mod:`~grader.batch.svg`: the self-contained report.html;
+* :mod:`~grader.batch.shard` and :mod:`~grader.batch.merge`: ``--shard i/N`` and ``grade merge``;
+* :mod:`~grader.batch.dask_executor` and :mod:`~grader.batch.dask_worker`: ``--scheduler``, the
+  same jobs on a Dask cluster (the optional ``dask`` extra, imported only then).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Protocol
 
 from grader.errors import GraderError
 
@@ -39,6 +39,24 @@ class Job:
     seed: int | None
     budget_s: float
     tries: int = 0
+
+
+OnReply = Callable[[Job, dict[str, Any]], None]
+
+
+class Executor(Protocol):
+    """Where a batch's jobs run: this :class:`WorkerPool`, or a Dask cluster (grader.batch.dask_executor).
+
+    ``run`` calls ``on_reply(job, reply)`` exactly once per job, in the scheduler's thread, with the
+    worker's JSON reply (``{"id", "result", "fingerprint"}``) or ``{"id", "error"}``; it returns when
+    every job has had its reply. ``close`` releases the workers; ``restarts`` counts replaced workers.
+    """
+
+    restarts: int
+
+    def run(self, jobs: Iterable[Job], on_reply: OnReply) -> None: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass

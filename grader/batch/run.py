@@ -15,11 +15,11 @@ from typing import Any, Protocol
 
 from grader import __version__, engine
 from grader.bank import Problem, ProblemBank
-from grader.batch import discover
+from grader.batch import discover, shard
 from grader.batch.fingerprint import duplicate_groups, fingerprint
 from grader.batch.gradebook import STUDENT_WRITERS, Gradebook, result_from_dict
 from grader.batch.journal import Journal
-from grader.batch.pool import Job, WorkerPool
+from grader.batch.pool import Executor, Job, WorkerPool
 from grader.batch.report import Report
 from grader.errors import GraderError
 from grader.results import CheckResult, ProblemResult, Status
@@ -49,6 +49,8 @@ class BatchOptions:
     sandbox: str = "auto"
     problems_dir: tuple[Path, ...] = ()
     per_student: tuple[str, ...] = ()
+    shard: tuple[int, int] | None = None  # (i, N): grade only shard i of N (grader.batch.shard)
+    scheduler: str | None = None  # a Dask scheduler's address: grade on that cluster, not here
 
 
 @dataclass
@@ -81,11 +83,16 @@ def select_problems(bank: ProblemBank, names: list[str] | None) -> list[Problem]
     return problems
 
 
+def problem_files(problem: Problem) -> tuple[Path, ...]:
+    """The files a problem's results depend on."""
+    return (problem.folder / "spec.yaml", problem.checks_file, problem.reference_file,
+            problem.folder / "probes.py", problem.stub_file)
+
+
 def config_hash(problem: Problem, seed: int, isolation: str) -> str:
     """What a result depends on besides the submission: grader, seed, isolation, the problem's files."""
     h = hashlib.sha256(f"{__version__}|{seed}|{isolation}|{problem.name}".encode())
-    for path in (problem.folder / "spec.yaml", problem.checks_file, problem.reference_file,
-                 problem.folder / "probes.py", problem.stub_file):
+    for path in problem_files(problem):
         if path.is_file():
             h.update(path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:20]
@@ -119,8 +126,12 @@ def run_batch(options: BatchOptions, progress: Progress | None = None) -> BatchS
     except OSError as err:
         raise GraderError(f"{out}: cannot create the output folder ({err.strerror})") from None
 
+    if options.resume:
+        _check_same_shard(out, options.shard)
     learner_files = {p.spec.learner_file: p.name for p in problems}
     names = discover.students(options.submissions)
+    if options.shard is not None:
+        names = shard.select(names, options.shard)
     flags: list[discover.Flag] = discover.stray_files(options.submissions, set(learner_files))
     students: list[discover.Student] = []
     jobs: list[Job] = []
@@ -143,6 +154,7 @@ def run_batch(options: BatchOptions, progress: Progress | None = None) -> BatchS
                 jobs.append(job)
                 job_keys[job.id] = (name, sub.problem, sub.sha256)
         total = len(jobs)
+        pool = _executor(options, _worker_config(options, jobs, by_name, isolation, configs), total) if jobs else None
         if progress is not None:
             progress.start(total, 0)
 
@@ -159,13 +171,7 @@ def run_batch(options: BatchOptions, progress: Progress | None = None) -> BatchS
                 progress.advance(student, problem)
 
         restarts = 0
-        if jobs:
-            runtimes = {by_name[j.problem].spec.runtime for j in jobs}
-            runtime = "torch" if "torch" in runtimes else "numpy" if "numpy" in runtimes else "data"
-            config = {"runtime": runtime, "sandbox": options.sandbox,
-                      "problems_dir": [str(Path(p).resolve()) for p in options.problems_dir]}
-            n_workers = min(options.jobs or os.cpu_count() or 1, len(jobs))
-            pool = WorkerPool(config, n_workers, log=out / "workers.log")
+        if pool is not None:
             try:
                 pool.run(iter(jobs), on_reply)
             except KeyboardInterrupt:
@@ -178,13 +184,67 @@ def run_batch(options: BatchOptions, progress: Progress | None = None) -> BatchS
                 pool.close()
                 restarts = pool.restarts
         del jobs
-        summary = _write_outputs(options, problems, students, flags, journal, configs)
+        summary = write_outputs(options, problems, students, flags, journal, configs)
+        if options.shard is not None:
+            shard.write(out, _manifest(options, problems, seeds, isolation, configs, students, flags))
+            summary.files.append(shard.FILE_NAME)
     finally:
         journal.close()
     summary.graded = total
     summary.seconds = round(time.monotonic() - started, 2)
     summary.worker_restarts = restarts
     return summary
+
+
+def _worker_config(options: BatchOptions, jobs: list[Job], by_name: dict[str, Problem], isolation: str,
+                   configs: dict[str, str]) -> dict[str, Any]:
+    """What every grading worker is started with (JSON): its zygote's runtime, the sandbox, the bank."""
+    runtimes = {by_name[j.problem].spec.runtime for j in jobs}
+    runtime = "torch" if "torch" in runtimes else "numpy" if "numpy" in runtimes else "data"
+    return {"runtime": runtime, "sandbox": options.sandbox, "isolation": isolation, "configs": configs,
+            "problems_dir": [str(Path(p).resolve()) for p in options.problems_dir]}
+
+
+def _executor(options: BatchOptions, config: dict[str, Any], count: int) -> Executor:
+    """Where the jobs run: this machine's worker pool, or a Dask cluster (``--scheduler``)."""
+    if options.scheduler:
+        from grader.batch.dask_executor import DaskExecutor  # the optional extra; imported only here
+
+        return DaskExecutor(options.scheduler, config)
+    return WorkerPool(config, min(options.jobs or os.cpu_count() or 1, count), log=options.out / "workers.log")
+
+
+def _check_same_shard(out: Path, wanted: tuple[int, int] | None) -> None:
+    """A resumed batch must grade the same shard as before (or, unsharded, none)."""
+    if not (out / shard.FILE_NAME).is_file():
+        if wanted is not None and (out / "journal.jsonl").is_file():
+            raise GraderError(f"{out} holds an unsharded batch; resume it without --shard")
+        return
+    had = tuple(shard.read(out).get("shard", ()))
+    if had != wanted:
+        raise GraderError(f"{out} holds shard {had[0]}/{had[1]}; resume it with --shard {had[0]}/{had[1]}")
+
+
+def _manifest(options: BatchOptions, problems: list[Problem], seeds: dict[str, int], isolation: str,
+              configs: dict[str, str], students: list[discover.Student], flags: list[discover.Flag]) -> dict[str, Any]:
+    """What ``grade merge`` needs from a shard besides its journal (see grader.batch.shard)."""
+    return {
+        "shard": list(options.shard or (1, 1)),
+        "grader_version": __version__,
+        "submissions": options.submissions.name,
+        "problems": [p.name for p in problems],
+        "seeds": seeds,
+        "isolation": isolation,
+        "bank": shard.bank_hash((p.name, problem_files(p)) for p in problems),
+        "configs": configs,
+        "class_flags": [{"kind": f.kind, "message": f.message} for f in flags if not f.student],
+        "students": [
+            {"name": s.name,
+             "submissions": [{"problem": sub.problem, "sha256": sub.sha256} for sub in s.submissions],
+             "flags": [{"problem": f.problem, "kind": f.kind, "message": f.message} for f in s.flags]}
+            for s in students
+        ],
+    }
 
 
 def _budget(problem: Problem) -> float:
@@ -197,7 +257,7 @@ def _journal(journal: Journal, sub: discover.Submission, config: str, data: dict
                     "fingerprint": fp, "result": data})
 
 
-def _write_outputs(
+def write_outputs(
     options: BatchOptions,
     problems: list[Problem],
     students: list[discover.Student],
@@ -205,6 +265,7 @@ def _write_outputs(
     journal: Journal,
     configs: dict[str, str],
 ) -> BatchSummary:
+    """grades.csv, results.jsonl, report.html and per-student files from the journal (also used by merge)."""
     out = options.out
     columns = [(p.name, p.spec.max_score) for p in problems]
     gradebook = Gradebook(out, columns)

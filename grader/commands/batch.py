@@ -1,4 +1,4 @@
-"""``grade batch`` (grade a class) and, later, ``grade merge`` (issue 9): parse, call, render."""
+"""``grade batch`` (grade a class, here, on a shard, or on a Dask cluster) and ``grade merge``: parse, call, render."""
 
 from __future__ import annotations
 
@@ -28,9 +28,15 @@ def _problem_list(_ctx: click.Context, _param: click.Parameter, value: str | Non
               help="Isolation of the learners' code.")
 @click.option("--per-student", "per_student", multiple=True, metavar="FORMAT",
               help="Also write one file per student in this format (json).")
+@click.option("--shard", "shard_text", metavar="i/N",
+              help="Grade only shard i of N (a stable split by student name); then `grade merge` the N --out folders.")
+@click.option("--scheduler", metavar="tcp://HOST:PORT",
+              help='Grade on this Dask cluster instead of here (pip install "attention-grader[dask]"); '
+                   "the cluster's workers replace --jobs.")
 @click.pass_context
 def batch(ctx: click.Context, submissions: Path, problems: list[str] | None, jobs: int | None, out: Path,
-          seed: int | None, resume: bool, sandbox: str, per_student: tuple[str, ...]) -> None:
+          seed: int | None, resume: bool, sandbox: str, per_student: tuple[str, ...], shard_text: str | None,
+          scheduler: str | None) -> None:
     """Grade a class: every student folder in SUBMISSIONS x every problem.
 
     \b
@@ -38,16 +44,18 @@ def batch(ctx: click.Context, submissions: Path, problems: list[str] | None, job
     Writes grades.csv, results.jsonl and report.html into --out. Interrupted? Run it again
     with --resume: finished results are kept, changed submissions are regraded.
     """
+    from grader.batch import shard
     from grader.batch.progress import BarProgress
     from grader.batch.run import BatchInterrupted, BatchOptions, run_batch
     from grader.cli import CliError
 
     root = ctx.find_root()
-    options = BatchOptions(
-        submissions=submissions, out=out, problems=problems, jobs=jobs, seed=seed, resume=resume,
-        sandbox=sandbox, problems_dir=tuple(root.params.get("problems_dir") or ()), per_student=per_student,
-    )
     try:
+        options = BatchOptions(
+            submissions=submissions, out=out, problems=problems, jobs=jobs, seed=seed, resume=resume,
+            sandbox=sandbox, problems_dir=tuple(root.params.get("problems_dir") or ()), per_student=per_student,
+            shard=shard.parse(shard_text) if shard_text is not None else None, scheduler=scheduler,
+        )
         with BarProgress() as progress:
             summary = run_batch(options, progress)
     except BatchInterrupted as err:
@@ -63,5 +71,30 @@ def batch(ctx: click.Context, submissions: Path, problems: list[str] | None, job
     )
 
 
-#: ``grade merge`` (combining sharded batch outputs) is issue 9; the CLI hides it until it exists.
-merge: click.Command | None = None
+@click.command("merge")
+@click.argument("shards", nargs=-1, required=True, type=click.Path(file_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="A new folder for the merged grades.csv, results.jsonl, report.html and journal.")
+@click.option("--per-student", "per_student", multiple=True, metavar="FORMAT",
+              help="Also write one file per student in this format (json).")
+@click.pass_context
+def merge(ctx: click.Context, shards: tuple[Path, ...], out: Path, per_student: tuple[str, ...]) -> None:
+    """Combine the --out folders of `grade batch --shard i/N` (all N of them) into one gradebook.
+
+    \b
+    Refuses shards made with different seeds, problems, problem-bank content, sandbox or grader
+    version, a missing or repeated shard, and a shard with a missing result.
+    """
+    from grader.batch.merge import merge_shards
+    from grader.cli import CliError
+
+    root = ctx.find_root()
+    try:
+        summary = merge_shards(list(shards), out, per_student, tuple(root.params.get("problems_dir") or ()))
+    except GraderError as err:
+        raise CliError(str(err)) from None
+    files = ", ".join(str(summary.out / f) for f in summary.files)
+    click.echo(
+        f"{len(shards)} shards, {summary.students} students, {summary.results} results; "
+        f"mean {summary.mean_percent:.1f}%; {summary.flags} data problems flagged. Wrote {files}"
+    )
