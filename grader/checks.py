@@ -31,6 +31,7 @@ import numpy as np
 
 from grader import compare
 from grader.compare import CheckFailed
+from grader.memo import Memo
 from grader.worker.protocol import Opaque, Ref
 
 __all__ = ["CheckContext", "CheckFailed", "CheckRegistry", "LearnerRaised", "Opaque", "Ref"]
@@ -72,6 +73,8 @@ class CheckRegistry:
 
     tests: dict[str, CheckFunction] = field(default_factory=dict)
     hypotheses: dict[str, list[tuple[str, Hypothesis]]] = field(default_factory=dict)
+    #: Results of pure reference/oracle calls by argument values, shared by every grading (see ctx.memo).
+    memo: Memo = field(default_factory=Memo, repr=False, compare=False)
 
     def test(self, check_id: str) -> Callable[[CheckFunction], CheckFunction]:
         def register(fn: CheckFunction) -> CheckFunction:
@@ -161,13 +164,24 @@ class CheckContext:
             raise
         return False
 
+    # -- trusted computations -----------------------------------------------------------
+
+    def memo(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``fn(*args, **kwargs)`` for a *pure* ``fn`` (reference, oracle), computed once per distinct
+        argument values for this problem, whichever check or submission asks; a fresh copy each time.
+
+        Batch grading shows every student the same hidden inputs, so the reference's outputs are
+        worked out once. See :mod:`grader.memo` for what can be keyed.
+        """
+        return self.registry.memo.call(fn, *args, **kwargs)
+
     # -- judging ----------------------------------------------------------------------
 
     def diagnose(self, entry: str, actual: Any, *args: Any, **kwargs: Any) -> str | None:
         """The first registered mistake of ``entry`` whose output on these inputs equals ``actual``."""
         for mistake_id, hypothesis in self.registry.hypotheses.get(entry, []):
             try:
-                expected = hypothesis(self.reference, *args, **kwargs)
+                expected = self.memo(hypothesis, self.reference, *args, **kwargs)
             except Exception:  # noqa: BLE001 - a hypothesis that cannot apply to these inputs
                 continue
             if compare.matches(actual, expected):

@@ -6,6 +6,7 @@ Parsing is safe in the grader's process: ``ast.parse`` and ``compile`` never exe
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 
 
@@ -28,7 +29,7 @@ def syntax_error(source: str, filename: str) -> str | None:
     return None
 
 
-def _skeleton(source: str) -> str:
+def _skeleton(source: str) -> ast.AST:
     """The AST with docstrings removed, so comment- and docstring-only edits count as untouched."""
     tree = ast.parse(source)
     for node in ast.walk(tree):
@@ -41,13 +42,30 @@ def _skeleton(source: str) -> str:
             and isinstance(body[0].value.value, str)
         ):
             node.body = body[1:] or [ast.Pass()]
-    return ast.dump(tree, annotate_fields=False)
+    return tree
+
+
+@functools.lru_cache(maxsize=32)
+def _stub_skeleton(stub_source: str) -> ast.AST:
+    """The stub's skeleton, parsed once per stub text (only ever read, never changed)."""
+    return _skeleton(stub_source)
+
+
+def _same(a: object, b: object) -> bool:
+    """``ast.dump(a) == ast.dump(b)`` (fields only, no positions), stopping at the first difference."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, ast.AST):
+        return all(_same(getattr(a, name, None), getattr(b, name, None)) for name in a._fields)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(_same, a, b))
+    return a == b and repr(a) == repr(b)  # repr: as ast.dump tells constants apart (0.0 and -0.0)
 
 
 def is_untouched_stub(source: str, stub_source: str) -> bool:
     """True if the learner's file is the stub up to comments, docstrings and formatting."""
     try:
-        return _skeleton(source) == _skeleton(stub_source)
+        return _same(_skeleton(source), _stub_skeleton(stub_source))
     except (SyntaxError, ValueError):
         return False
 

@@ -90,7 +90,8 @@ def run_reference(ref, cfg, state, query, key, value, mask=None, *, cls=None):
 
 
 def expected(ctx: CheckContext, c: dict):
-    return run_reference(ctx.reference, *args_of(c))
+    """The reference's (output, weights) on case ``c`` (worked out once per distinct case, see ctx.memo)."""
+    return ctx.memo(run_reference, ctx.reference, *args_of(c))
 
 
 # --------------------------------------------------------------------------- calling the learner
@@ -255,20 +256,25 @@ def torch_oracle(ctx: CheckContext) -> None:
         if name not in state:
             ctx.fail(f"the module has no parameter {name}: name the projections W_q, W_k, W_v, W_o")
         assert_shape(state[name], shape, f"parameter {name}")
-    oracle = torch_multihead(cfg, state)
     for c, result, label in zip(cases, found["outputs"], ("cross-attention, padding", "self-attention, causal")):
         result = pair(ctx, result)
         c = dict(c, state={k: state[k] for k in state if k.split(".")[0] in PROJECTIONS})
-        with torch.no_grad():
-            exp_out, exp_w = oracle(
-                c["query"], c["key"], c["value"], attn_mask=torch_mask(c, cfg["num_heads"]),
-                need_weights=True, average_attn_weights=False,
-            )
+        exp_out, exp_w = ctx.memo(torch_oracle_outputs, *args_of(c))
         for actual, exp, name in ((result[1], exp_w, "weights"), (result[0], exp_out, "output")):
             ctx.assert_close(
                 actual, exp, name=f"{name} vs nn.MultiheadAttention ({label})",
                 entry=MHA, args=args_of(c), result=result,
             )
+
+
+def torch_oracle_outputs(cfg, state, query, key, value, mask):
+    """nn.MultiheadAttention carrying ``state``: (output, per-head weights) on one case."""
+    oracle = torch_multihead(cfg, state)
+    with torch.no_grad():
+        return oracle(
+            query, key, value, attn_mask=torch_mask({"query": query, "key": key, "mask": mask}, cfg["num_heads"]),
+            need_weights=True, average_attn_weights=False,
+        )
 
 
 def torch_mask(c: dict, num_heads: int) -> torch.Tensor:
@@ -301,20 +307,25 @@ def gradients(ctx: CheckContext) -> None:
     c = case(cfg, weights(ctx, cfg), tokens(ctx, 3, 5), tokens(ctx, 3, 7), tokens(ctx, 3, 7), padding(ctx, 3, 7))
     grad_output = tokens(ctx, 3, 5)  # (B, L_q, d_model)
     found = probe(ctx, "gradients", c, grad_output)
-    torch.random.default_generator.manual_seed(0)  # CPU only; see probes._build
-    module = ctx.reference.MultiHeadAttention(**cfg).double()
-    module.load_state_dict(c["state"])
-    output, _ = module(c["query"], c["key"], c["value"], c["mask"])
-    (output * grad_output).sum().backward()
-    reference_grads = dict(module.named_parameters())
+    reference_grads = ctx.memo(reference_gradients, ctx.reference, *args_of(c), grad_output)
     for name in reference_grads:
         if found["grads"].get(name) is None:
             projection = name.split(".")[0]
             diagnosis = "missing_output_projection" if projection == "W_o" else None
             ctx.fail(f"{name} receives no gradient: is {projection} used in forward?", diagnosis=diagnosis)
     compare(ctx, c, pair(ctx, found["result"]), label="the forward pass of the gradient run")
-    for name, param in reference_grads.items():
-        ctx.assert_close(found["grads"][name], param.grad, name=f"gradient of {name}")
+    for name, grad in reference_grads.items():
+        ctx.assert_close(found["grads"][name], grad, name=f"gradient of {name}")
+
+
+def reference_gradients(ref, cfg, state, query, key, value, mask, grad_output) -> dict[str, torch.Tensor]:
+    """The gradient of ``sum(output * grad_output)`` for each parameter of the reference carrying ``state``."""
+    torch.random.default_generator.manual_seed(0)  # CPU only; see probes._build
+    module = ref.MultiHeadAttention(**cfg).double()
+    module.load_state_dict(state)
+    output, _ = module(query, key, value, mask)
+    (output * grad_output).sum().backward()
+    return {name: param.grad for name, param in module.named_parameters()}
 
 
 @checks.test("batch_independence")

@@ -167,6 +167,16 @@ def _count(config_items: tuple, build: Build) -> tuple:
 
 def component(entry: str, args: tuple, build: Build = TRUTH) -> int:
     """The count of one building block, by building it (heads do not change any count: use 1)."""
+    positional, keywords = args
+    try:
+        return _component(entry, tuple(positional), tuple(keywords.items()), build)
+    except TypeError:  # an unhashable argument: build it without the cache
+        return _component.__wrapped__(entry, tuple(positional), tuple(keywords.items()), build)
+
+
+@functools.lru_cache(maxsize=1024)
+def _component(entry: str, positional: tuple, keyword_items: tuple, build: Build) -> int:
+    args = (positional, dict(keyword_items))
     with torch.device("meta"):
         if entry == "count_mha":
             d, bias = _fill(args, ("d_model", "bias"), {"bias": True})
