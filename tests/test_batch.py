@@ -237,3 +237,24 @@ def test_cli_batch_writes_the_files_and_a_summary_line(tmp_path, runner) -> None
     bad = runner.invoke(cli, ["batch", str(subs), "--out", str(tmp_path / "o2"), "--problems", "self_atention"])
     assert bad.exit_code == 2
     assert 'Unknown problem "self_atention"' in bad.output
+
+
+def test_batch_writes_one_platform_file_per_student(tmp_path) -> None:
+    """--format junit/gradescope/exercism/classroom writes each student's file, rendered from the same results."""
+    import xml.etree.ElementTree as ET
+
+    bank = ProblemBank()
+    subs = _one_problem_class(tmp_path, 2, bank.get(FAST).reference_file)
+    out = tmp_path / "out"
+    formats = ("junit", "gradescope", "exercism", "classroom")
+    run_batch(BatchOptions(subs, out, jobs=1, per_student=formats))
+    rows = {r["student"]: r for r in _jsonl(out / "results.jsonl")}
+    for student, row in rows.items():
+        suite = ET.parse(out / "junit" / student / "junit.xml").getroot()
+        assert len(suite.findall(".//testcase")) == len(row["checks"])
+        gradescope = json.loads((out / "gradescope" / student / "results.json").read_text())
+        assert gradescope["score"] == row["score"]
+        exercism = json.loads((out / "exercism" / student / "results.json").read_text())
+        assert exercism["version"] == 3 and exercism["status"] == "pass"
+        classroom = json.loads((out / "classroom" / student / "classroom.json").read_text())
+        assert sum(t["score"] for t in classroom["tests"]) == row["score"]

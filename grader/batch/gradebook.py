@@ -62,8 +62,22 @@ def write_student_json(student: str, results: list[ProblemResult], out_dir: Path
     (folder / f"{student}.json").write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
 
 
-#: Per-student file writers by name (``--per-student NAME``); other formats plug in here.
-STUDENT_WRITERS: dict[str, StudentWriter] = {"json": write_student_json}
+def _platform_writer(fmt: str) -> StudentWriter:
+    """``<fmt>/<student>/<file>`` in a platform's format (see grader.render.write_student_files)."""
+
+    def write(student: str, results: list[ProblemResult], out_dir: Path) -> None:
+        from grader.render import write_student_files
+
+        write_student_files(results, fmt, out_dir, student)
+
+    return write
+
+
+#: Per-student file writers by name (``--format NAME``, also ``--per-student NAME``).
+STUDENT_WRITERS: dict[str, StudentWriter] = {
+    "json": write_student_json,
+    **{fmt: _platform_writer(fmt) for fmt in ("gradescope", "classroom", "junit", "exercism")},
+}
 
 
 class Gradebook:

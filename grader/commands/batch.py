@@ -26,8 +26,9 @@ def _problem_list(_ctx: click.Context, _param: click.Parameter, value: str | Non
 @click.option("--resume", is_flag=True, help="Continue a batch in --out: grade only what is missing or changed.")
 @click.option("--sandbox", type=click.Choice(("auto", "full", "limits", "none")), default="auto", show_default=True,
               help="Isolation of the learners' code.")
-@click.option("--per-student", "per_student", multiple=True, metavar="FORMAT",
-              help="Also write one file per student in this format (json).")
+@click.option("--format", "--per-student", "per_student", multiple=True, metavar="FORMAT",
+              help="Also write one file per student in this format: json, gradescope, classroom, junit or "
+                   "exercism (repeatable).")
 @click.option("--shard", "shard_text", metavar="i/N",
               help="Grade only shard i of N (a stable split by student name); then `grade merge` the N --out folders.")
 @click.option("--scheduler", metavar="tcp://HOST:PORT",
@@ -75,8 +76,9 @@ def batch(ctx: click.Context, submissions: Path, problems: list[str] | None, job
 @click.argument("shards", nargs=-1, required=True, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="A new folder for the merged grades.csv, results.jsonl, report.html and journal.")
-@click.option("--per-student", "per_student", multiple=True, metavar="FORMAT",
-              help="Also write one file per student in this format (json).")
+@click.option("--format", "--per-student", "per_student", multiple=True, metavar="FORMAT",
+              help="Also write one file per student in this format: json, gradescope, classroom, junit or "
+                   "exercism (repeatable).")
 @click.pass_context
 def merge(ctx: click.Context, shards: tuple[Path, ...], out: Path, per_student: tuple[str, ...]) -> None:
     """Combine the --out folders of `grade batch --shard i/N` (all N of them) into one gradebook.
