@@ -305,5 +305,7 @@ def write_outputs(
         flags=[(f.student, f.problem, f.message) for f in flags],
         duplicates=groups,
     )
-    files = ["grades.csv", "results.jsonl", "report.html"] + (["students/"] if writers else [])
+    files = ["grades.csv", "results.jsonl", "report.html"] + [
+        "students/" if name == "json" else f"{name}/" for name in options.per_student
+    ]
     return BatchSummary(len(students), count, 0, len(flags), round(mean, 2), 0.0, out, files)
