@@ -82,8 +82,8 @@ def _grade_options(fn: Any) -> Any:
     return fn
 
 
-def _grade_problem_command(name: str) -> click.Command:
-    @click.command(name=name, help=f"Grade ./{name} (your solution to the {name} problem).")
+def _grade_problem_command(name: str, learner_file: str) -> click.Command:
+    @click.command(name=name, help=f"Grade ./{learner_file} (your answer to the {name} problem).")
     @click.option(
         "--file", "file", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Grade this file instead."
     )
@@ -124,35 +124,27 @@ LAZY_COMMANDS = {
 }
 
 
-def _lazy(name: str) -> click.Command | None:
+def _lazy(name: str) -> click.Command:
     import importlib
 
     module_name, attr = LAZY_COMMANDS[name].split(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as err:
-        if err.name == module_name:
-            return None  # not built yet
-        raise
-    return getattr(module, attr)
+    return getattr(importlib.import_module(module_name), attr)
 
 
 class GradeGroup(click.Group):
     """A group whose unknown sub-commands are looked up as problem names."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(super().list_commands(ctx)) | {n for n in LAZY_COMMANDS if _lazy(n) is not None})
+        return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         builtin = super().get_command(ctx, cmd_name)
         if builtin is not None:
             return builtin
         if cmd_name in LAZY_COMMANDS:
-            command = _lazy(cmd_name)
-            if command is not None:
-                return command
+            return _lazy(cmd_name)
         if cmd_name in _bank(ctx):
-            return _grade_problem_command(cmd_name)
+            return _grade_problem_command(cmd_name, _bank(ctx).get(cmd_name).spec.learner_file)
         return None
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[Any, Any, list[str]]:
@@ -171,7 +163,7 @@ class GradeGroup(click.Group):
             problems = [(p.name, p.spec.title) for p in _bank(ctx)]
         except (GraderError, click.ClickException):
             return
-        with formatter.section("Problems (grade NAME grades ./NAME.py)"):
+        with formatter.section("Problems (grade NAME grades its file here, e.g. ./self_attention.py)"):
             formatter.write_dl(problems)
 
 
