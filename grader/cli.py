@@ -7,7 +7,6 @@ code 2; a graded run exits 0 at full marks and 1 otherwise.
 
 from __future__ import annotations
 
-import shutil
 import sys
 import warnings
 from pathlib import Path
@@ -236,6 +235,8 @@ def init_command(ctx: click.Context, name: str, directory: Path, force: bool) ->
         if target.exists() and not force:
             raise CliError(f"{target} already exists; pass --force to overwrite it (your work would be lost)")
         directory.mkdir(parents=True, exist_ok=True)
+        import shutil
+
         shutil.copyfile(problem.stub_file, target)
     except GraderError as err:
         raise CliError(str(err)) from None

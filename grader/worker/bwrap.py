@@ -14,7 +14,6 @@ nothing the grader knew: no seed, no paths, no other submission.
 from __future__ import annotations
 
 import os
-import shutil
 import site
 import socket
 import subprocess
@@ -50,6 +49,8 @@ class BwrapUnavailable(GraderError):
 
 
 def executable() -> str | None:
+    import shutil
+
     return shutil.which("bwrap")
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import resource
-import shutil
 import signal
 import socket
 import sys
@@ -112,12 +111,18 @@ def serve(sock: socket.socket, runtime: str, isolation: str) -> None:
         elif op == "kill":
             pid = int(header["pid"])
             send_message(sock, _kill_and_reap(pid))
-            shutil.rmtree(workdirs.pop(pid, ""), ignore_errors=True)
+            _remove_tree(workdirs.pop(pid, ""))
         else:
             send_message(sock, {"error": f"unknown op {op!r}"})
     for pid, workdir in workdirs.items():
         _kill_and_reap(pid)
-        shutil.rmtree(workdir, ignore_errors=True)
+        _remove_tree(workdir)
+
+
+def _remove_tree(path: str) -> None:
+    import shutil  # here, not at the top: it pulls in bz2 and lzma, and a grade is short
+
+    shutil.rmtree(path, ignore_errors=True)
 
 
 def _kill_and_reap(pid: int) -> dict[str, Any]:
