@@ -81,6 +81,17 @@ def _grade_options(fn: Any) -> Any:
     return fn
 
 
+def _prefetch_renderer() -> None:
+    """Import rich in a thread while the checks run (they mostly wait on the learner's process)."""
+    import threading
+
+    def load() -> None:
+        import rich.console  # noqa: F401
+        import rich.table  # noqa: F401
+
+    threading.Thread(target=load, name="prefetch-rich", daemon=True).start()
+
+
 def _grade_problem_command(name: str, learner_file: str) -> click.Command:
     @click.command(name=name, help=f"Grade ./{learner_file} (your answer to the {name} problem).")
     @click.option(
@@ -104,7 +115,10 @@ def _grade_problem_command(name: str, learner_file: str) -> click.Command:
                     else "Check the path."
                 )
                 raise CliError(f"{path}: no such file. {hint}")
-            result = engine.grade(problem, path, seed=seed, sandbox_mode=sandbox, timeout_s=timeout_s)
+            result = engine.grade(
+                problem, path, seed=seed, sandbox_mode=sandbox, timeout_s=timeout_s,
+                while_learner_runs=_prefetch_renderer if fmt == "table" else None,
+            )
         except GraderError as err:
             raise CliError(str(err)) from None
         _emit_results([result], fmt, verbose)

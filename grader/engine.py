@@ -163,11 +163,14 @@ def grade(
     sandbox_mode: str = "auto",
     zygote: Zygote | None = None,
     timeout_s: float | None = None,
+    while_learner_runs: Callable[[], None] | None = None,
 ) -> ProblemResult:
     """Grade ``submission`` (a learner file) against ``problem``; never raises for learner faults.
 
     Pass a running ``zygote`` to grade many submissions with one warm worker (batch grading);
     otherwise one is started and stopped here. ``timeout_s`` overrides the spec's per-check limit.
+    ``while_learner_runs`` is called once the worker exists, when this process will fork no
+    more: a caller may start a thread there (the CLI imports its renderer while checks run).
     """
     started = time.monotonic()
     spec = problem.spec
@@ -192,6 +195,8 @@ def grade(
     else:
         own_zygote = zygote is None
         zygote = zygote or Zygote(spec.runtime, isolation)  # forked before any reference data exists
+        if while_learner_runs is not None:
+            while_learner_runs()
         try:
             registry, reference = load_registry(problem), load_reference(problem)
             limits = _limits(spec, timeout_s)
