@@ -1,10 +1,12 @@
 """Where one student's grading time goes: each problem's reference graded N times on one warm zygote.
 
     python benchmarks/profile_student.py [--repeat 20] [--sandbox limits] [--problem NAME ...]
-                                         [--cprofile PROBLEM]
+                                         [--cprofile PROBLEM] [--one-zygote]
 
-The way ``grade batch`` grades (one warm zygote per runtime, ``engine.grade`` per submission),
-serial, in this process. For each problem it prints medians over ``--repeat`` gradings of:
+The way ``grade batch`` grades (a batch worker's zygotes, one per runtime, started on first use;
+``engine.grade`` per submission), serial, in this process; ``--one-zygote`` forks every runner
+from one torch zygote instead (how batch workers worked before). For each problem it prints
+medians over ``--repeat`` gradings of:
 
 * grader CPU: this process (check code, reference and oracle work, protocol), ``RUSAGE_SELF``;
 * runner CPU: the zygote's forks and the runners it reaped (the zygote's own CPU plus its
@@ -34,7 +36,7 @@ from pathlib import Path
 import grader  # noqa: F401  (single-threaded environment before numpy/torch load)
 from grader import engine
 from grader.bank import ProblemBank
-from grader.worker import sandbox
+from grader.batch.worker import Worker
 from grader.worker.session import Zygote
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,18 +99,27 @@ def main() -> None:
     parser.add_argument("--sandbox", default="limits", choices=("limits", "none"))
     parser.add_argument("--problem", action="append", default=None)
     parser.add_argument("--cprofile", default=None, metavar="PROBLEM")
+    parser.add_argument("--one-zygote", action="store_true", help="fork every runner from one torch zygote")
     args = parser.parse_args()
     bank = ProblemBank(())
     names = args.problem or sorted(bank.names())
     problems = [bank.get(n) for n in names]
-    isolation = sandbox.resolve(args.sandbox, batch=True)
-    runtimes = {p.spec.runtime for p in problems} - {"data"}
-    runtime = "torch" if "torch" in runtimes else "numpy"  # one zygote for all, as in grade batch
-    zygote = Zygote(runtime, isolation) if runtimes else None
+    runtimes = {p.spec.runtime for p in problems}
+    worker = Worker({"sandbox": args.sandbox, "runtimes": sorted(runtimes)})  # zygotes as grade batch has them
+    isolation = worker.isolation
+    if args.one_zygote:
+        code_runtimes = runtimes - {"data"}
+        one = Zygote("torch" if "torch" in code_runtimes else "numpy", isolation) if code_runtimes else None
+
+        def zygote_for(runtime: str) -> Zygote | None:
+            return None if runtime == "data" else one
+    else:
+        one, zygote_for = None, worker.zygote
     try:
         if args.cprofile:
             problem = bank.get(args.cprofile)
             path = ROOT / "reference" / Path(problem.spec.learner_file).name
+            zygote = zygote_for(problem.spec.runtime)
             measure(problem, path, zygote, 0, args.warmup)
             profiler = cProfile.Profile(time.process_time)  # CPU, not time spent waiting
             profiler.enable()
@@ -119,12 +130,13 @@ def main() -> None:
         rows = {}
         for problem in problems:
             path = ROOT / "reference" / Path(problem.spec.learner_file).name
-            z = zygote if problem.spec.runtime != "data" else None
-            rows[problem.name] = measure(problem, path, z, args.repeat, args.warmup)
+            rows[problem.name] = measure(problem, path, zygote_for(problem.spec.runtime), args.repeat, args.warmup)
     finally:
-        if zygote is not None:
-            zygote.close()
-    print(f"isolation {isolation}, one warm torch zygote, serial, n={args.repeat} per problem (ms)")
+        worker.close()
+        if one is not None:
+            one.close()
+    zygotes = "one warm torch zygote" if args.one_zygote else "a warm zygote per runtime"
+    print(f"isolation {isolation}, {zygotes}, serial, n={args.repeat} per problem (ms)")
     print(f"{'problem':<24}{'grader CPU':>11}{'runner CPU':>11}{'CPU':>8}{'wall':>8}{'faults':>8}")
     for name, row in rows.items():
         cpu = row["grader"] + row["runner"]

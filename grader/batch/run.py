@@ -201,7 +201,8 @@ def _worker_config(options: BatchOptions, jobs: list[Job], by_name: dict[str, Pr
     """What every grading worker is started with (JSON): its zygote's runtime, the sandbox, the bank."""
     runtimes = {by_name[j.problem].spec.runtime for j in jobs}
     runtime = "torch" if "torch" in runtimes else "numpy" if "numpy" in runtimes else "data"
-    return {"runtime": runtime, "sandbox": options.sandbox, "isolation": isolation, "configs": configs,
+    return {"runtime": runtime, "runtimes": sorted(runtimes), "sandbox": options.sandbox, "isolation": isolation,
+            "configs": configs,
             "problems_dir": [str(Path(p).resolve()) for p in options.problems_dir]}
 
 

@@ -1,4 +1,4 @@
-"""A batch grading process: one warm zygote, reused for every submission it is sent.
+"""A batch grading process: one warm zygote per runtime, reused for every submission it is sent.
 
 Started by :mod:`grader.batch.pool` as ``python -m grader.batch.worker CONFIG_JSON``. It reads one
 JSON job per line on stdin and writes one JSON reply per line on its own copy of stdout; fd 1
@@ -8,7 +8,11 @@ only in the zygote's runners, never here.
 
 Jobs: ``{"id": n, "problem": name, "path": file, "seed": s}``. Replies:
 ``{"id": n, "result": {...}, "fingerprint": str | null}`` or ``{"id": n, "error": text}`` when the
-grader itself failed (the zygote is then restarted).
+grader itself failed (that job's zygote is then restarted).
+
+Zygotes are started on first use, one per runtime the jobs need: a numpy problem's runner forks
+from a numpy zygote (a smaller process than a torch one: cheaper to fork and to copy on write),
+a torch problem's from a torch zygote, and a data problem (no learner code) needs none.
 """
 
 from __future__ import annotations
@@ -29,28 +33,39 @@ from grader.worker.session import Zygote
 
 
 class Worker:
-    """State of one batch worker: the bank and the warm zygote."""
+    """State of one batch worker: the bank and its warm zygotes, one per runtime, started lazily."""
 
     def __init__(self, config: dict[str, Any]):
         self.bank = ProblemBank(tuple(Path(p) for p in config.get("problems_dir", [])))
-        self.runtime = str(config.get("runtime", "numpy"))
         self.isolation = sandbox.resolve(str(config.get("sandbox", "auto")), batch=True)
-        self.zygote: Zygote | None = None
-        self._start_zygote()
+        #: Every runtime this batch's jobs need (from the scheduler), to order the zygotes' starts.
+        self.runtimes = set(config.get("runtimes", ()))
+        self.zygotes: dict[str, Zygote] = {}
 
-    def _start_zygote(self) -> None:
-        if self.runtime != "data":
-            self.zygote = Zygote(self.runtime, self.isolation)
+    def zygote(self, runtime: str) -> Zygote | None:
+        """The warm zygote for ``runtime`` (started now if this is its first job); None for data."""
+        if runtime == "data":
+            return None
+        if runtime not in self.zygotes:
+            if runtime == "torch" and self.isolation != "full" and "numpy" in self.runtimes - set(self.zygotes):
+                # A forked zygote inherits this process's imports: fork the numpy one before the
+                # torch one imports torch here, or the numpy zygote would carry torch too.
+                self.zygotes["numpy"] = Zygote("numpy", self.isolation)
+            self.zygotes[runtime] = Zygote(runtime, self.isolation)
+        return self.zygotes[runtime]
 
     def grade(self, job: dict[str, Any]) -> dict[str, Any]:
         problem = self.bank.get(str(job["problem"]))
         path = Path(str(job["path"]))
+        runtime = problem.spec.runtime
         try:
-            result = engine.grade(problem, path, seed=job.get("seed"), zygote=self.zygote)
+            result = engine.grade(  # sandbox_mode: a data problem (no zygote) records this batch's level too
+                problem, path, seed=job.get("seed"), sandbox_mode=self.isolation, zygote=self.zygote(runtime)
+            )
         except GraderError:
             raise
         except Exception as err:  # noqa: BLE001 - the zygote broke; a fresh one for the next job
-            self.restart()
+            self.restart(runtime)
             raise RuntimeError(f"the grading worker failed ({type(err).__name__}: {err})") from None
         try:
             fp = fingerprint(path.read_text(encoding="utf-8"))
@@ -58,17 +73,18 @@ class Worker:
             fp = None
         return {"id": job["id"], "result": result.to_dict(), "fingerprint": fp}
 
-    def restart(self) -> None:
-        if self.zygote is not None:
+    def restart(self, runtime: str) -> None:
+        """Close ``runtime``'s zygote; the next job of that runtime starts a fresh one."""
+        zygote = self.zygotes.pop(runtime, None)
+        if zygote is not None:
             try:
-                self.zygote.close()
+                zygote.close()
             except Exception:  # noqa: BLE001
                 pass
-        self._start_zygote()
 
     def close(self) -> None:
-        if self.zygote is not None:
-            self.zygote.close()
+        for runtime in list(self.zygotes):
+            self.restart(runtime)
 
 
 def serve(worker: Worker, jobs: TextIO, replies: TextIO) -> None:

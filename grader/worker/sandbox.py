@@ -54,7 +54,11 @@ def preload_modules() -> None:
             __import__(name)
         except ImportError:
             pass
-    seccomp.library()  # load libseccomp while its file is surely reachable
+    if seccomp.library() is not None:  # load libseccomp while its file is surely reachable
+        try:
+            seccomp.prepare()  # compile the filter once; forked runners only install it
+        except seccomp.SeccompError:
+            pass  # reported by seccomp.install in the runner, where a check can say so
 
 
 def harden_zygote() -> None:

@@ -4,17 +4,25 @@ Masks are compared entry by entry with the reference's, then used the way a mode
 the grader runs attention with the learner's masks (or the learner's masked softmax) and checks
 behaviour: later keys cannot change earlier outputs, padded keys cannot change anything.
 Token batches use a pad id other than 0 in one case, so a hard-coded 0 fails.
+
+The calls one check makes go to the learner's process together (``learner_calls``, one round
+trip instead of one per call) and are judged one by one in the order they were made, exactly as
+separate calls would be: a call that raises or is missing ends the check where it would have,
+after the results before it have been judged.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import torch
 
-from grader.checks import CheckContext, CheckRegistry, LearnerRaised
+from grader.checks import CheckContext, CheckRegistry, LearnerRaised, MissingEntryPoint
 from grader.compare import as_array, assert_array, assert_shape, describe
+from grader.worker.protocol import ProtocolError
 
 checks = CheckRegistry()
 
@@ -52,6 +60,37 @@ def attend(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, mask: torch.Tensor
     return torch.softmax(scores, dim=-1).masked_fill(~mask, 0.0) @ V  # (..., L_q, d_v)
 
 
+# --------------------------------------------------------------------------- calling
+
+
+def learner_calls(ctx: CheckContext, calls: list[tuple], *, echo: bool = False) -> Iterator[Any]:
+    """The results of ``calls`` (``(entry, args)`` or ``(entry, args, kwargs)``), made in order in
+    one round trip (probes.py ``calls``), yielded in order; like ``ctx.call`` for each (or
+    ``ctx.call_echo``: ``(result, args, kwargs)`` with ``echo``), the first call that raised or is
+    missing raises here once the results before it have been taken."""
+    batch = [[c[0], list(c[1]), dict(c[2]) if len(c) > 2 else {}, echo] for c in calls]
+    reply = ctx.probe("calls", batch)
+    if type(reply) is not list or not 1 <= len(reply) <= len(calls) + 1:
+        raise ProtocolError("the batched calls came back malformed")
+    *answered, last = reply
+    if last is None and len(answered) != len(calls):
+        raise ProtocolError("the batched calls came back incomplete")
+    for (entry, *_), result in zip(calls, answered):
+        if echo:
+            if type(result) is not list or len(result) != 3:
+                raise ProtocolError("the batched calls came back malformed")
+            result = (result[0], tuple(result[1]), result[2])
+        yield result
+    if last is None:
+        return
+    entry = calls[len(answered)][0]
+    if type(last) is dict and "missing" in last:
+        raise MissingEntryPoint(entry)
+    if type(last) is dict and type(last.get("raised")) is dict:
+        raise LearnerRaised(entry, last["raised"])
+    raise ProtocolError("the batched calls came back malformed")
+
+
 # --------------------------------------------------------------------------- judging
 
 
@@ -82,9 +121,14 @@ def softmax_result(ctx: CheckContext, actual, like: torch.Tensor, call: str) -> 
     return got
 
 
-def compare_softmax(ctx: CheckContext, S: torch.Tensor, valid=None, *, label: str, rtol=RTOL, atol=ATOL) -> None:
-    args = (S,) if valid is None else (S, valid)
-    actual = ctx.call(SOFTMAX, *args)
+def softmax_args(S: torch.Tensor, valid=None) -> tuple:
+    return (S,) if valid is None else (S, valid)
+
+
+def compare_softmax(ctx: CheckContext, actual, S: torch.Tensor, valid=None, *, label: str, rtol=RTOL,
+                    atol=ATOL) -> None:
+    """Judge ``actual``, the learner's masked_softmax(S[, valid]), against the reference."""
+    args = softmax_args(S, valid)
     softmax_result(ctx, actual, S, f"masked_softmax ({label})")
     ctx.assert_close(
         actual, ctx.reference.masked_softmax(*args), name=f"masked_softmax ({label})",
@@ -98,27 +142,25 @@ def compare_softmax(ctx: CheckContext, S: torch.Tensor, valid=None, *, label: st
 @checks.test("causal_mask")
 def causal_mask(ctx: CheckContext) -> None:
     calls = [((4,), {}), ((5, 5), {}), ((3, 5), {}), ((1, 6), {}), ((6,), {"device": "cpu"})]
-    for args, kwargs in calls:
+    results = learner_calls(ctx, [("causal_mask", args, kwargs) for args, kwargs in calls])
+    for (args, kwargs), actual in zip(calls, results):
         shown = ", ".join([*map(str, args), *(f"{k}={v!r}" for k, v in kwargs.items())])
-        actual = ctx.call("causal_mask", *args, **kwargs)
         expected = ctx.reference.causal_mask(*args, **kwargs)
         same_mask(ctx, actual, expected, f"causal_mask({shown})", "causal_mask", args, kwargs)
 
 
 @checks.test("padding_mask")
 def padding_mask(ctx: CheckContext) -> None:
-    for pad_id in (0, 7):
-        tokens = token_batch(ctx, pad_id)
-        actual = ctx.call("padding_mask", tokens, pad_id)
+    batches = [(token_batch(ctx, pad_id), pad_id) for pad_id in (0, 7)]
+    for (tokens, pad_id), actual in zip(batches, learner_calls(ctx, [("padding_mask", b) for b in batches])):
         expected = ctx.reference.padding_mask(tokens, pad_id)
         same_mask(ctx, actual, expected, f"padding_mask(tokens, pad_id={pad_id})", "padding_mask", (tokens, pad_id))
 
 
 @checks.test("decoder_mask")
 def decoder_mask(ctx: CheckContext) -> None:
-    for pad_id in (0, 7):
-        tokens = token_batch(ctx, pad_id)
-        actual = ctx.call("decoder_mask", tokens, pad_id)
+    batches = [(token_batch(ctx, pad_id), pad_id) for pad_id in (0, 7)]
+    for (tokens, pad_id), actual in zip(batches, learner_calls(ctx, [("decoder_mask", b) for b in batches])):
         expected = ctx.reference.decoder_mask(tokens, pad_id)
         same_mask(ctx, actual, expected, f"decoder_mask(tokens, pad_id={pad_id})", "decoder_mask", (tokens, pad_id))
 
@@ -126,9 +168,14 @@ def decoder_mask(ctx: CheckContext) -> None:
 @checks.test("masked_softmax")
 def masked_softmax(ctx: CheckContext) -> None:
     S = scores(ctx)
-    compare_softmax(ctx, S, lens(ctx, (3,), 1, 5), label="valid_lens (B,)")
-    compare_softmax(ctx, S, lens(ctx, (3, 4), 1, 6), label="valid_lens (B, L_q)")
-    compare_softmax(ctx, S, None, label="valid_lens None")
+    cases = [
+        (lens(ctx, (3,), 1, 5), "valid_lens (B,)"),
+        (lens(ctx, (3, 4), 1, 6), "valid_lens (B, L_q)"),
+        (None, "valid_lens None"),
+    ]
+    results = learner_calls(ctx, [(SOFTMAX, softmax_args(S, valid)) for valid, _ in cases])
+    for (valid, label), actual in zip(cases, results):
+        compare_softmax(ctx, actual, S, valid, label=label)
 
 
 @checks.test("rows_sum_to_one")
@@ -152,11 +199,14 @@ def rows_sum_to_one(ctx: CheckContext) -> None:
 @checks.test("fully_masked_rows")
 def fully_masked_rows(ctx: CheckContext) -> None:
     S = scores(ctx)
-    for valid, label in (
+    cases = (
         (torch.tensor([3, 0, 5]), "valid_lens (B,) with a 0"),
         (torch.tensor([[2, 0, 6, 1], [0, 0, 3, 4], [5, 1, 0, 2]]), "valid_lens (B, L_q) with 0s"),
-    ):
-        weights = softmax_result(ctx, ctx.call(SOFTMAX, S, valid), S, f"masked_softmax ({label})")
+    )
+    # Each case's call is made twice, as separate calls would: the weights, then the comparison.
+    results = learner_calls(ctx, [(SOFTMAX, (S, valid)) for valid, _ in cases for _twice in range(2)])
+    for valid, label in cases:
+        weights = softmax_result(ctx, next(results), S, f"masked_softmax ({label})")
         empty = np.broadcast_to(valid.numpy().reshape(3, -1) == 0, (3, 4))  # (B, L_q)
         rows = weights[empty]
         if np.isnan(rows).any():
@@ -166,7 +216,7 @@ def fully_masked_rows(ctx: CheckContext) -> None:
             if np.allclose(rows, 1 / 6):
                 why = "yours is uniform (a finite fill such as -1e9 gives every key the same weight)"
             ctx.fail(f"a row with valid_len 0 must be all zeros ({label}); {why}")
-        compare_softmax(ctx, S, valid, label=label)
+        compare_softmax(ctx, next(results), S, valid, label=label)
 
 
 @checks.test("causality")
@@ -193,16 +243,17 @@ def causality(ctx: CheckContext) -> None:
                     f"with {how}, changing keys and values after position {t} changed the output at position {row}"
                 )
 
-    mask = ctx.call("causal_mask", L)
-    assert_shape(mask, (L, L), f"causal_mask({L})")
-    judge(attend(Q, Ks, Vs, torch.as_tensor(mask).bool()), f"causal_mask({L})")
     tokens = torch.arange(10, 10 + L)[None]  # (1, L), no padding
-    mask = ctx.call("decoder_mask", tokens, 0)
-    assert_shape(mask, (1, 1, L, L), "decoder_mask of one unpadded sequence")
-    judge(attend(Q, Ks, Vs, torch.as_tensor(mask).bool()[0]), "decoder_mask")
     S = Q @ Ks.transpose(-2, -1) / math.sqrt(d)  # (L, L_q, L_k): variant, query, key
     valid = torch.arange(1, L + 1).expand(L, L)  # query i sees keys 0..i
-    weights = softmax_result(ctx, ctx.call(SOFTMAX, S, valid), S, "masked_softmax(scores, valid_lens=i + 1)")
+    results = learner_calls(ctx, [("causal_mask", (L,)), ("decoder_mask", (tokens, 0)), (SOFTMAX, (S, valid))])
+    mask = next(results)
+    assert_shape(mask, (L, L), f"causal_mask({L})")
+    judge(attend(Q, Ks, Vs, torch.as_tensor(mask).bool()), f"causal_mask({L})")
+    mask = next(results)
+    assert_shape(mask, (1, 1, L, L), "decoder_mask of one unpadded sequence")
+    judge(attend(Q, Ks, Vs, torch.as_tensor(mask).bool()[0]), "decoder_mask")
+    weights = softmax_result(ctx, next(results), S, "masked_softmax(scores, valid_lens=i + 1)")
     judge(torch.from_numpy(np.asarray(weights, dtype=np.float64)) @ Vs, "masked_softmax and valid_lens[i] = i + 1")
 
 
@@ -213,17 +264,18 @@ def padding_invariance(ctx: CheckContext) -> None:
     padded = np.arange(6)[None, None, :] >= valid.numpy()[:, None, None]  # (B, 1, L_k)
     loud = S.masked_fill(torch.from_numpy(padded), 1e6)
     both = torch.cat([S, loud])  # (2B, L_q, L_k): the same rows, padded keys quiet then loud
-    weights = softmax_result(ctx, ctx.call(SOFTMAX, both, valid.repeat(2)), both, "masked_softmax")
-    if not np.allclose(weights[3:], weights[:3], rtol=1e-9, atol=1e-12, equal_nan=True):
-        ctx.fail("setting the scores of padded keys to 1e6 changed the weights: padded keys must not count")
     pad_id = 7
     tokens = token_batch(ctx, pad_id)  # (B, L)
     B, L, d = 3, 6, 4
     Q, K, V = (torch.from_numpy(ctx.rng.standard_normal((B, 1, L, d))) for _ in range(3))  # (B, h=1, L, d)
+    entries = ("padding_mask", "decoder_mask")
+    results = learner_calls(ctx, [(SOFTMAX, (both, valid.repeat(2))), *((e, (tokens, pad_id)) for e in entries)])
+    weights = softmax_result(ctx, next(results), both, "masked_softmax")
+    if not np.allclose(weights[3:], weights[:3], rtol=1e-9, atol=1e-12, equal_nan=True):
+        ctx.fail("setting the scores of padded keys to 1e6 changed the weights: padded keys must not count")
     is_pad = (tokens == pad_id)[:, None, :, None]  # (B, 1, L, 1)
     K_loud, V_loud = K.masked_fill(is_pad, 1e6), V.masked_fill(is_pad, 1e6)
-    for entry in ("padding_mask", "decoder_mask"):
-        mask = ctx.call(entry, tokens, pad_id)
+    for entry, mask in zip(entries, results):
         assert_array(mask, entry, tensor=True)
         try:
             mask = torch.broadcast_to(torch.as_tensor(mask).bool(), (B, 1, L, L))
@@ -237,8 +289,9 @@ def padding_invariance(ctx: CheckContext) -> None:
 @checks.test("inputs_unchanged")
 def inputs_unchanged(ctx: CheckContext) -> None:
     S = scores(ctx)
-    for valid in (lens(ctx, (3,), 0, 5), lens(ctx, (3, 4), 0, 6)):
-        _, (S_after, valid_after), _ = ctx.call_echo(SOFTMAX, S, valid)
+    valids = (lens(ctx, (3,), 0, 5), lens(ctx, (3, 4), 0, 6))
+    echoed = learner_calls(ctx, [(SOFTMAX, (S, valid)) for valid in valids], echo=True)
+    for valid, (_, (S_after, valid_after), _) in zip(valids, echoed):
         for name, before, after in (("scores", S, S_after), ("valid_lens", valid, valid_after)):
             if as_array(after) is None or not np.array_equal(as_array(after), before.numpy(), equal_nan=True):
                 ctx.fail(f"masked_softmax modified its {name} argument in place", diagnosis="mutates_input")
@@ -249,10 +302,12 @@ def dtypes(ctx: CheckContext) -> None:
     """The same scores in float64, float32 and float16: each keeps its dtype and they agree."""
     S64, valid = scores(ctx).half().double(), lens(ctx, (3,), 1, 6)  # values float16 can hold
     results = {}
-    for dtype in (torch.float64, torch.float32, torch.float16):
+    dtypes = (torch.float64, torch.float32, torch.float16)
+    answers = learner_calls(ctx, [(SOFTMAX, (S64.to(dtype), valid)) for dtype in dtypes])
+    for dtype in dtypes:
         name = str(dtype).removeprefix("torch.")
         try:
-            actual = ctx.call(SOFTMAX, S64.to(dtype), valid)
+            actual = next(answers)
         except LearnerRaised as raised:
             if dtype == torch.float16 and "overflow" in raised.detail and not raised.is_a("NotImplementedError"):
                 ctx.fail(f"float16 scores: {raised.sentence()}", diagnosis="float16_overflow")
@@ -282,8 +337,8 @@ def device(ctx: CheckContext) -> None:
         (SOFTMAX, (meta(3, 4, 6), meta(3, dtype=torch.int64)), {}, (3, 4, 6)),
         (SOFTMAX, (meta(3, 4, 6), meta(3, 4, dtype=torch.int64)), {}, (3, 4, 6)),
     ]
-    for entry, args, kwargs, shape in calls:
-        actual = ctx.call(entry, *args, **kwargs)
+    results = learner_calls(ctx, [(entry, args, kwargs) for entry, args, kwargs, _ in calls])
+    for (entry, args, kwargs, shape), actual in zip(calls, results):
         assert_array(actual, f"{entry} on the meta device", tensor=True)
         if actual.device.type != "meta":
             ctx.fail(

@@ -1,0 +1,31 @@
+"""Inverted padding mask that also raises for a pad id other than 0: the wrong mask of the first call is
+judged (fail, diagnosed) before the second call's error would count."""
+
+import torch
+
+
+def causal_mask(L_q, L_k=None, *, device=None):
+    L_k = L_q if L_k is None else L_k
+    i = torch.arange(L_q, device=device)[:, None]
+    j = torch.arange(L_k, device=device)[None, :]
+    return j <= i + (L_k - L_q)
+
+
+def padding_mask(tokens, pad_id):
+    if pad_id != 0:
+        raise ValueError("only pad id 0 is supported")
+    return (tokens == pad_id).unsqueeze(1).unsqueeze(2)  # True at the padding: inverted
+
+
+def decoder_mask(tokens, pad_id):
+    return padding_mask(tokens, pad_id) & causal_mask(tokens.shape[1], device=tokens.device)
+
+
+def masked_softmax(scores, valid_lens=None):
+    if valid_lens is None:
+        return torch.softmax(scores, dim=-1)
+    if valid_lens.dim() == 1:
+        valid_lens = valid_lens.unsqueeze(-1)
+    keep = torch.arange(scores.shape[-1], device=scores.device) < valid_lens.unsqueeze(-1)
+    weights = torch.softmax(scores.masked_fill(~keep, float("-inf")), dim=-1)
+    return torch.nan_to_num(weights, nan=0.0)
