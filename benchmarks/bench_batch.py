@@ -36,7 +36,7 @@ SCHEDULER = """
 import json, resource, sys
 from pathlib import Path
 from grader.batch.run import BatchOptions, run_batch
-s = run_batch(BatchOptions(Path(sys.argv[1]), Path(sys.argv[2]), jobs=int(sys.argv[3])))
+s = run_batch(BatchOptions(Path(sys.argv[1]), Path(sys.argv[2]), jobs=int(sys.argv[3]), sandbox=sys.argv[4]))
 print(json.dumps({"maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "students": s.students,
                   "results": s.results, "restarts": s.worker_restarts}))
 """
@@ -58,9 +58,9 @@ def run_measured(cmd: list[str], env: dict | None = None, timeout: float | None 
     return wall, cpu, out.decode(errors="replace")
 
 
-def ours(subs: Path, out: Path, jobs: int) -> dict:
+def ours(subs: Path, out: Path, jobs: int, sandbox: str = "limits") -> dict:
     before = os.times()
-    wall, _, stdout = run_measured([sys.executable, "-c", SCHEDULER, str(subs), str(out), str(jobs)])
+    wall, _, stdout = run_measured([sys.executable, "-c", SCHEDULER, str(subs), str(out), str(jobs), sandbox])
     after = os.times()
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
     return {"wall_s": wall, "cpu_s": cpu, **json.loads(stdout.strip().splitlines()[-1])}
@@ -110,18 +110,22 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--memory", default="50,200", help="class sizes for the scheduler-RSS check ('' to skip)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--sandbox", default="limits", choices=("limits", "full", "none"),
+                        help="isolation of the batch (CPU is only fully counted at limits: bubblewrap's pid "
+                             "namespace hides the sandboxed processes' CPU time from rusage)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         subs = tmp_path / "class"
         make_class(subs, args.students, seed=args.seed, broken=False)
-        ours_run = ours(subs, tmp_path / "out", args.jobs)
+        ours_run = ours(subs, tmp_path / "out", args.jobs, args.sandbox)
         folders = sorted(p for p in subs.iterdir() if p.is_dir())
         sample = folders if args.baseline_sample in (0, None) else folders[: args.baseline_sample]
         base = baseline(sample, args.jobs)
         ours_rate = ours_run["students"] / ours_run["wall_s"]
         base_rate = base["students"] / base["wall_s"]
+        print(f"sandbox: {args.sandbox}")
         print(f"class: {args.students} students x {len(json.loads((subs / 'class.json').read_text())['problems'])} "
               f"problems ({ours_run['results']} results), {args.jobs} parallel processes, seed {args.seed}")
         print(f"grade batch : {ours_run['wall_s']:7.1f} s wall  {ours_rate:6.2f} students/s  "

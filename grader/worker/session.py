@@ -10,6 +10,7 @@ import os
 import selectors
 import signal
 import socket
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -120,9 +121,14 @@ class Zygote:
         except OSError:
             pass
         self.sock.close()
-        if self.process is not None:  # killing bwrap ends its whole pid namespace, /tmp included
-            self.process.kill()
-            self.process.wait()
+        if self.process is not None:
+            # Let the zygote exit and bwrap reap it, so its CPU time is accounted to us; if it does
+            # not, killing bwrap ends its whole pid namespace, /tmp included.
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
             return
         try:
             os.waitpid(self.pid, 0)
