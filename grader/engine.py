@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
-from grader import __version__, static
+from grader import __version__, static, torch_startup
 from grader.bank import Problem
 from grader.checks import CheckContext, CheckRegistry, LearnerRaised, MissingEntryPoint
 from grader.compare import CheckFailed
@@ -79,6 +79,10 @@ def load_module(path: Path, name: str) -> ModuleType:
 
 
 def load_registry(problem: Problem) -> CheckRegistry:
+    if problem.spec.runtime == "torch":
+        import torch  # noqa: F401  (checks import it anyway; the stand-in below needs it loaded)
+
+        torch_startup.defer_dynamo_import()
     module = load_module(problem.checks_file, f"grader_bank.{problem.name}.checks")
     registry = getattr(module, "checks", None)
     if not isinstance(registry, CheckRegistry):

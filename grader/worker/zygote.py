@@ -24,6 +24,7 @@ import sys
 import tempfile
 from typing import Any
 
+from grader import torch_startup
 from grader.worker import protocol, sandbox
 
 PRELOADS = {"numpy": ("numpy",), "torch": ("numpy", "torch"), "data": ()}
@@ -40,6 +41,7 @@ def preload(runtime: str) -> None:
             torch.set_num_interop_threads(1)
         except RuntimeError:  # already set once in this process
             pass
+        torch_startup.defer_dynamo_import()
         _warm_torch(torch)
     sandbox.preload_modules()
 
@@ -47,9 +49,10 @@ def preload(runtime: str) -> None:
 def _warm_torch(torch) -> None:
     """Pay torch's lazy first-use costs once, here, instead of in every forked runner.
 
-    The first meta-device forward imports much of torch._dynamo (about a second); every torch
-    problem checks the meta device, so a batch would otherwise pay it per submission. The ops
-    run single-threaded, so forking afterwards stays safe.
+    The first meta-device forward loads torch's Python operator implementations (about 0.3 s
+    once torch._dynamo is deferred, see grader.torch_startup); every torch problem checks the
+    meta device, so a batch would otherwise pay it per submission. The ops run single-threaded,
+    so forking afterwards stays safe.
     """
     if getattr(torch, "_grader_warm", False):
         return
