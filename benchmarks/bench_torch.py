@@ -7,10 +7,9 @@ That import is the floor any torch grader pays; the target is a ratio of at most
 The commands run alternately in fresh processes from the same interpreter and their medians are
 compared, by wall time and by CPU time of the whole process tree (steadier on a shared machine).
 
-A third command, `import torch, torch._dynamo`, is the floor of a grader whose checks run modules
-on the meta device: torch 2.x imports torch._dynamo on the first meta-device op of most kinds, so
-the zygote imports it once (zygote.preload) and every runner inherits it. The last lines give an
-estimate without that import, and where one grading run spends its time (--format json).
+A third command, `import torch, torch._dynamo`, is what the meta-device checks would cost if torch
+were left to import torch._dynamo on its first meta-device op (grader/torch_startup.py defers it).
+The last line says where one grading run spends its time (--format json).
 """
 
 from __future__ import annotations
@@ -78,9 +77,6 @@ def main() -> None:
     print(f"ratio {graded / base:.2f}x wall, {graded_cpu / base_cpu:.2f}x CPU  (grade / import torch; target <= 1.3)")
     print(f"ratio {graded / dynamo:.2f}x wall, {graded_cpu / dynamo_cpu:.2f}x CPU  "
           "(grade / import torch + torch._dynamo)")
-    without, without_cpu = (graded - dynamo + base) / base, (graded_cpu - dynamo_cpu + base_cpu) / base_cpu
-    print(f"estimate {without:.2f}x wall, {without_cpu:.2f}x CPU  (grade minus the torch._dynamo import, "
-          "over import torch: the ratio without meta-device checks)")
     result = json.loads(out)
     checks = sorted(result["checks"], key=lambda c: -c["duration_ms"])
     total = sum(c["duration_ms"] for c in checks)
