@@ -113,3 +113,22 @@ def test_whole_bank_is_listed_and_gradable(installed: Path) -> None:
     graded = _run(installed, "grade", "self_attention", "--format", "json")
     assert graded.returncode == 0, graded.stdout + graded.stderr
     assert json.loads(graded.stdout)["score"] == json.loads(graded.stdout)["max_score"]
+
+
+
+def test_sandbox_masks_an_installed_bank_once(monkeypatch, tmp_path) -> None:
+    """Installed, the bank sits in grader/bundled/: the sandbox masks that folder, not also its insides.
+
+    (Masking grader/bundled/problems inside an already-masked, read-only grader/bundled made
+    bubblewrap fail to start under --sandbox full.)
+    """
+    from grader import bank
+    from grader.worker import bwrap
+
+    package = tmp_path / "site-packages" / "grader"
+    (package / "bundled" / "problems").mkdir(parents=True)
+    (package / "bundled" / "reference").mkdir()
+    monkeypatch.setattr(bwrap, "package_dir", lambda: package)
+    monkeypatch.setattr(bank, "bundled_root", lambda: package / "bundled")
+    monkeypatch.delenv(bank.PROBLEMS_ENV, raising=False)
+    assert bwrap.secret_dirs() == [(package / "bundled").resolve()]

@@ -66,7 +66,14 @@ def secret_dirs() -> list[Path]:
     for entry in os.environ.get(bank.PROBLEMS_ENV, "").split(os.pathsep):
         if entry:
             dirs.append(Path(entry))
-    return [d.resolve() for d in dirs if d.exists()]
+    found = sorted({d.resolve() for d in dirs if d.exists()}, key=lambda d: len(d.parts))
+    # Masking a folder masks what is in it; masking inside an already-masked (empty, read-only)
+    # folder would fail (an installed grader keeps its bank in grader/bundled/problems).
+    outermost: list[Path] = []
+    for d in found:
+        if not any(_inside(d, kept) for kept in outermost):
+            outermost.append(d)
+    return outermost
 
 
 def _inside(path: Path, root: Path) -> bool:
@@ -79,6 +86,11 @@ def read_only_roots() -> list[Path]:
     wanted.add(Path(os.path.realpath(sys.executable)).parent.parent)
     for entry in site.getsitepackages():
         wanted.add(Path(entry))
+    # Package folders added by .pth files or PYTHONPATH; only package folders, never the working
+    # directory, which may hold a checkout or other students' submissions.
+    for entry in sys.path:
+        if entry and Path(entry).name in ("site-packages", "dist-packages") and Path(entry).is_dir():
+            wanted.add(Path(entry))
     for module in ("numpy", "torch"):
         loaded = sys.modules.get(module)
         if loaded is not None and getattr(loaded, "__file__", None):
