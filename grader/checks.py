@@ -25,14 +25,14 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, NoReturn
+from typing import Any, Callable, Iterator, NoReturn
 
 import numpy as np
 
 from grader import compare
 from grader.compare import CheckFailed
 from grader.memo import Memo
-from grader.worker.protocol import Opaque, Ref
+from grader.worker.protocol import Opaque, ProtocolError, Ref
 
 __all__ = ["CheckContext", "CheckFailed", "CheckRegistry", "LearnerRaised", "Opaque", "Ref"]
 
@@ -153,6 +153,37 @@ class CheckContext:
         """Run helper ``name`` of the problem's probes.py in the learner's process."""
         request = {"op": "probe", "name": name, "args": list(args), "kwargs": kwargs}
         return self._transport(request, name)["result"]
+
+    def calls(self, calls: list[tuple], *, echo: bool = False) -> Iterator[Any]:
+        """Make several calls in one round trip and yield their results in order.
+
+        ``calls`` holds ``(entry, args)`` or ``(entry, args, kwargs)``. Each result comes out
+        exactly as :meth:`call` (or, with ``echo``, :meth:`call_echo`) would have returned it; the
+        first call that raised or is missing raises here, as it would have, once the results
+        before it have been taken. Judge each result before taking the next, so a check fails at
+        the same place as with one call at a time.
+        """
+        batch = [[c[0], list(c[1]), dict(c[2]) if len(c) > 2 else {}, echo] for c in calls]
+        reply = self._transport({"op": "calls", "calls": batch}, "calls")["result"]
+        if type(reply) is not list or not 1 <= len(reply) <= len(calls) + 1:
+            raise ProtocolError("the batched calls came back malformed")
+        *answered, last = reply
+        if last is None and len(answered) != len(calls):
+            raise ProtocolError("the batched calls came back incomplete")
+        for result in answered:
+            if echo:
+                if type(result) is not list or len(result) != 3 or type(result[2]) is not dict:
+                    raise ProtocolError("the batched calls came back malformed")
+                result = (result[0], tuple(result[1]), result[2])
+            yield result
+        if last is None:
+            return
+        entry = calls[len(answered)][0]
+        if type(last) is dict and "missing" in last:
+            raise MissingEntryPoint(entry)
+        if type(last) is dict and type(last.get("raised")) is dict:
+            raise LearnerRaised(entry, last["raised"])
+        raise ProtocolError("the batched calls came back malformed")
 
     def raises(self, exc_type: str, target: str | Ref, *args: Any, **kwargs: Any) -> bool:
         """True if the call raises ``exc_type`` (or a subclass); other exceptions propagate."""

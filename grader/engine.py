@@ -137,7 +137,9 @@ class _LearnerSession:
             if runner is None:
                 raise _LoadFailed()
             encoder = protocol.Encoder()
-            header = {k: encoder.encode(v) if k in ("args", "kwargs", "target") else v for k, v in request.items()}
+            header = {
+                k: encoder.encode(v) if k in ("args", "kwargs", "target", "calls") else v for k, v in request.items()
+            }
             reply = runner.call(header, encoder.blobs, deadline)
             if reply.header.get("ok"):
                 return protocol.decode(reply.header.get("value"), reply.blobs)

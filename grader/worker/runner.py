@@ -29,6 +29,8 @@ from typing import Any
 from grader.worker import protocol
 
 _MAX_MESSAGE = 2000
+#: Depth of one call's result inside a ``calls`` reply ({"result": [item, ...]}).
+_CALLS_DEPTH = 2
 
 
 def describe_exception(exc: BaseException, filename: str) -> dict[str, Any]:
@@ -95,6 +97,8 @@ class Runner:
                 value["args"], value["kwargs"] = tuple(args), dict(kwargs)
         elif op == "getattr":
             value = {"result": getattr(self._target(header.get("target"), blobs), str(header.get("name")))}
+        elif op == "calls":
+            value = {"result": self._calls(protocol.decode(header.get("calls", []), blobs, self.store))}
         elif op == "probe":
             helper = getattr(self.probes, str(header.get("name")), None)
             if helper is None:
@@ -105,6 +109,27 @@ class Runner:
         if header.get("keep"):
             value["result"] = self._keep(value["result"])
         return value
+
+    def _calls(self, batch: Any) -> list[Any]:
+        """Several entry-point calls in one round trip, in order, stopping at the first that fails.
+
+        ``batch`` is ``[[entry, args, kwargs, echo], ...]``. The reply holds one item per call
+        that answered (its result, or ``[result, args, kwargs]`` with ``echo``), then a last item:
+        None if every call answered, else ``{"missing": entry}`` or ``{"raised": error}`` (the
+        call raised, or its result cannot cross to the grader).
+        """
+        answered: list[Any] = []
+        for entry, args, kwargs, echo in batch:
+            if not hasattr(self.module, entry):
+                return [*answered, {"missing": entry}]
+            try:
+                result = getattr(self.module, entry)(*args, **kwargs)
+                item = [result, tuple(args), dict(kwargs)] if echo else result
+                protocol.Encoder().encode(item, _CALLS_DEPTH)  # fail here, as this call, if it cannot cross
+            except BaseException as exc:  # noqa: BLE001 - reported like one call's error
+                return [*answered, {"raised": describe_exception(exc, self.filename)}]
+            answered.append(item)
+        return [*answered, None]
 
     def _target(self, target: Any, blobs: list[bytes]) -> Any:
         if isinstance(target, str):

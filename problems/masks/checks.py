@@ -5,7 +5,7 @@ the grader runs attention with the learner's masks (or the learner's masked soft
 behaviour: later keys cannot change earlier outputs, padded keys cannot change anything.
 Token batches use a pad id other than 0 in one case, so a hard-coded 0 fails.
 
-The calls one check makes go to the learner's process together (``learner_calls``, one round
+The calls one check makes go to the learner's process together (``ctx.calls``, one round
 trip instead of one per call) and are judged one by one in the order they were made, exactly as
 separate calls would be: a call that raises or is missing ends the check where it would have,
 after the results before it have been judged.
@@ -14,15 +14,12 @@ after the results before it have been judged.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from typing import Any
 
 import numpy as np
 import torch
 
-from grader.checks import CheckContext, CheckRegistry, LearnerRaised, MissingEntryPoint
+from grader.checks import CheckContext, CheckRegistry, LearnerRaised
 from grader.compare import as_array, assert_array, assert_shape, describe
-from grader.worker.protocol import ProtocolError
 
 checks = CheckRegistry()
 
@@ -58,37 +55,6 @@ def attend(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, mask: torch.Tensor
     mask = torch.broadcast_to(mask, scores.shape)
     scores = scores.masked_fill(~mask, float("-inf")).masked_fill(~mask.any(-1, keepdim=True), 0.0)
     return torch.softmax(scores, dim=-1).masked_fill(~mask, 0.0) @ V  # (..., L_q, d_v)
-
-
-# --------------------------------------------------------------------------- calling
-
-
-def learner_calls(ctx: CheckContext, calls: list[tuple], *, echo: bool = False) -> Iterator[Any]:
-    """The results of ``calls`` (``(entry, args)`` or ``(entry, args, kwargs)``), made in order in
-    one round trip (probes.py ``calls``), yielded in order; like ``ctx.call`` for each (or
-    ``ctx.call_echo``: ``(result, args, kwargs)`` with ``echo``), the first call that raised or is
-    missing raises here once the results before it have been taken."""
-    batch = [[c[0], list(c[1]), dict(c[2]) if len(c) > 2 else {}, echo] for c in calls]
-    reply = ctx.probe("calls", batch)
-    if type(reply) is not list or not 1 <= len(reply) <= len(calls) + 1:
-        raise ProtocolError("the batched calls came back malformed")
-    *answered, last = reply
-    if last is None and len(answered) != len(calls):
-        raise ProtocolError("the batched calls came back incomplete")
-    for (entry, *_), result in zip(calls, answered):
-        if echo:
-            if type(result) is not list or len(result) != 3:
-                raise ProtocolError("the batched calls came back malformed")
-            result = (result[0], tuple(result[1]), result[2])
-        yield result
-    if last is None:
-        return
-    entry = calls[len(answered)][0]
-    if type(last) is dict and "missing" in last:
-        raise MissingEntryPoint(entry)
-    if type(last) is dict and type(last.get("raised")) is dict:
-        raise LearnerRaised(entry, last["raised"])
-    raise ProtocolError("the batched calls came back malformed")
 
 
 # --------------------------------------------------------------------------- judging
@@ -142,7 +108,7 @@ def compare_softmax(ctx: CheckContext, actual, S: torch.Tensor, valid=None, *, l
 @checks.test("causal_mask")
 def causal_mask(ctx: CheckContext) -> None:
     calls = [((4,), {}), ((5, 5), {}), ((3, 5), {}), ((1, 6), {}), ((6,), {"device": "cpu"})]
-    results = learner_calls(ctx, [("causal_mask", args, kwargs) for args, kwargs in calls])
+    results = ctx.calls([("causal_mask", args, kwargs) for args, kwargs in calls])
     for (args, kwargs), actual in zip(calls, results):
         shown = ", ".join([*map(str, args), *(f"{k}={v!r}" for k, v in kwargs.items())])
         expected = ctx.reference.causal_mask(*args, **kwargs)
@@ -152,7 +118,7 @@ def causal_mask(ctx: CheckContext) -> None:
 @checks.test("padding_mask")
 def padding_mask(ctx: CheckContext) -> None:
     batches = [(token_batch(ctx, pad_id), pad_id) for pad_id in (0, 7)]
-    for (tokens, pad_id), actual in zip(batches, learner_calls(ctx, [("padding_mask", b) for b in batches])):
+    for (tokens, pad_id), actual in zip(batches, ctx.calls([("padding_mask", b) for b in batches])):
         expected = ctx.reference.padding_mask(tokens, pad_id)
         same_mask(ctx, actual, expected, f"padding_mask(tokens, pad_id={pad_id})", "padding_mask", (tokens, pad_id))
 
@@ -160,7 +126,7 @@ def padding_mask(ctx: CheckContext) -> None:
 @checks.test("decoder_mask")
 def decoder_mask(ctx: CheckContext) -> None:
     batches = [(token_batch(ctx, pad_id), pad_id) for pad_id in (0, 7)]
-    for (tokens, pad_id), actual in zip(batches, learner_calls(ctx, [("decoder_mask", b) for b in batches])):
+    for (tokens, pad_id), actual in zip(batches, ctx.calls([("decoder_mask", b) for b in batches])):
         expected = ctx.reference.decoder_mask(tokens, pad_id)
         same_mask(ctx, actual, expected, f"decoder_mask(tokens, pad_id={pad_id})", "decoder_mask", (tokens, pad_id))
 
@@ -173,7 +139,7 @@ def masked_softmax(ctx: CheckContext) -> None:
         (lens(ctx, (3, 4), 1, 6), "valid_lens (B, L_q)"),
         (None, "valid_lens None"),
     ]
-    results = learner_calls(ctx, [(SOFTMAX, softmax_args(S, valid)) for valid, _ in cases])
+    results = ctx.calls([(SOFTMAX, softmax_args(S, valid)) for valid, _ in cases])
     for (valid, label), actual in zip(cases, results):
         compare_softmax(ctx, actual, S, valid, label=label)
 
@@ -204,7 +170,7 @@ def fully_masked_rows(ctx: CheckContext) -> None:
         (torch.tensor([[2, 0, 6, 1], [0, 0, 3, 4], [5, 1, 0, 2]]), "valid_lens (B, L_q) with 0s"),
     )
     # Each case's call is made twice, as separate calls would: the weights, then the comparison.
-    results = learner_calls(ctx, [(SOFTMAX, (S, valid)) for valid, _ in cases for _twice in range(2)])
+    results = ctx.calls([(SOFTMAX, (S, valid)) for valid, _ in cases for _twice in range(2)])
     for valid, label in cases:
         weights = softmax_result(ctx, next(results), S, f"masked_softmax ({label})")
         empty = np.broadcast_to(valid.numpy().reshape(3, -1) == 0, (3, 4))  # (B, L_q)
@@ -246,7 +212,7 @@ def causality(ctx: CheckContext) -> None:
     tokens = torch.arange(10, 10 + L)[None]  # (1, L), no padding
     S = Q @ Ks.transpose(-2, -1) / math.sqrt(d)  # (L, L_q, L_k): variant, query, key
     valid = torch.arange(1, L + 1).expand(L, L)  # query i sees keys 0..i
-    results = learner_calls(ctx, [("causal_mask", (L,)), ("decoder_mask", (tokens, 0)), (SOFTMAX, (S, valid))])
+    results = ctx.calls([("causal_mask", (L,)), ("decoder_mask", (tokens, 0)), (SOFTMAX, (S, valid))])
     mask = next(results)
     assert_shape(mask, (L, L), f"causal_mask({L})")
     judge(attend(Q, Ks, Vs, torch.as_tensor(mask).bool()), f"causal_mask({L})")
@@ -269,7 +235,7 @@ def padding_invariance(ctx: CheckContext) -> None:
     B, L, d = 3, 6, 4
     Q, K, V = (torch.from_numpy(ctx.rng.standard_normal((B, 1, L, d))) for _ in range(3))  # (B, h=1, L, d)
     entries = ("padding_mask", "decoder_mask")
-    results = learner_calls(ctx, [(SOFTMAX, (both, valid.repeat(2))), *((e, (tokens, pad_id)) for e in entries)])
+    results = ctx.calls([(SOFTMAX, (both, valid.repeat(2))), *((e, (tokens, pad_id)) for e in entries)])
     weights = softmax_result(ctx, next(results), both, "masked_softmax")
     if not np.allclose(weights[3:], weights[:3], rtol=1e-9, atol=1e-12, equal_nan=True):
         ctx.fail("setting the scores of padded keys to 1e6 changed the weights: padded keys must not count")
@@ -290,7 +256,7 @@ def padding_invariance(ctx: CheckContext) -> None:
 def inputs_unchanged(ctx: CheckContext) -> None:
     S = scores(ctx)
     valids = (lens(ctx, (3,), 0, 5), lens(ctx, (3, 4), 0, 6))
-    echoed = learner_calls(ctx, [(SOFTMAX, (S, valid)) for valid in valids], echo=True)
+    echoed = ctx.calls([(SOFTMAX, (S, valid)) for valid in valids], echo=True)
     for valid, (_, (S_after, valid_after), _) in zip(valids, echoed):
         for name, before, after in (("scores", S, S_after), ("valid_lens", valid, valid_after)):
             if as_array(after) is None or not np.array_equal(as_array(after), before.numpy(), equal_nan=True):
@@ -303,7 +269,7 @@ def dtypes(ctx: CheckContext) -> None:
     S64, valid = scores(ctx).half().double(), lens(ctx, (3,), 1, 6)  # values float16 can hold
     results = {}
     dtypes = (torch.float64, torch.float32, torch.float16)
-    answers = learner_calls(ctx, [(SOFTMAX, (S64.to(dtype), valid)) for dtype in dtypes])
+    answers = ctx.calls([(SOFTMAX, (S64.to(dtype), valid)) for dtype in dtypes])
     for dtype in dtypes:
         name = str(dtype).removeprefix("torch.")
         try:
@@ -337,7 +303,7 @@ def device(ctx: CheckContext) -> None:
         (SOFTMAX, (meta(3, 4, 6), meta(3, dtype=torch.int64)), {}, (3, 4, 6)),
         (SOFTMAX, (meta(3, 4, 6), meta(3, 4, dtype=torch.int64)), {}, (3, 4, 6)),
     ]
-    results = learner_calls(ctx, [(entry, args, kwargs) for entry, args, kwargs, _ in calls])
+    results = ctx.calls([(entry, args, kwargs) for entry, args, kwargs, _ in calls])
     for (entry, args, kwargs, shape), actual in zip(calls, results):
         assert_array(actual, f"{entry} on the meta device", tensor=True)
         if actual.device.type != "meta":
