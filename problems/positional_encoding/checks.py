@@ -7,11 +7,16 @@ generally, by fitting the frequencies: omega_i is the angle turned by pair i fro
 next, atan2(PE[1, 2i], PE[1, 2i+1]) - atan2(PE[0, 2i], PE[0, 2i+1]), and the correct table has
 omega_i = base^(-2i/d), so log omega falls on a line of slope -2 ln(base)/d. A slope twice as steep
 is the 2i bug, half as steep the missing factor 2, any other slope another base.
+
+The tables one check asks for go to the learner's process together (``ctx.calls``, one round
+trip instead of one per table) and are judged one by one in the order they were asked for,
+exactly as separate calls would be.
 """
 
 from __future__ import annotations
 
 import math
+from typing import Iterator
 
 import numpy as np
 import torch
@@ -26,23 +31,34 @@ ATOL = 1e-5  # a table computed in float32 at positions below 64 still passes; d
 MODULE_ATOL = {"float32": 1e-5, "float64": 1e-6, "float16": 2e-3}
 
 
-def table(ctx: CheckContext, max_len: int, d_model: int, base: float | None = None) -> np.ndarray:
-    """The learner's table as a float64 array, after checking it is a (max_len, d_model) ndarray."""
-    args = (max_len, d_model) if base is None else (max_len, d_model, base)
-    value = ctx.call(PE, *args)
+def as_table(value, args: tuple) -> np.ndarray:
+    """The learner's table for ``args`` as a float64 array, after checking it is a (max_len, d_model) ndarray."""
     assert_array(value, f"{PE}{args}", tensor=False)
-    assert_shape(value, (max_len, d_model), f"{PE}{args}")
+    assert_shape(value, args[:2], f"{PE}{args}")
     return np.asarray(value, dtype=np.float64)
 
 
-def compare_table(ctx: CheckContext, max_len: int, d_model: int, base: float | None = None) -> None:
+def table(ctx: CheckContext, max_len: int, d_model: int, base: float | None = None) -> np.ndarray:
+    """The learner's table as a float64 array, after checking it is a (max_len, d_model) ndarray."""
     args = (max_len, d_model) if base is None else (max_len, d_model, base)
-    actual = table(ctx, *args)
-    expected = ctx.reference.sinusoidal_encoding(*args)
-    try:
-        ctx.assert_close(actual, expected, name=f"{PE}{args}", rtol=0.0, atol=ATOL)
-    except CheckFailed as failure:  # add the diagnosis found by the hypotheses or the frequency fit
-        ctx.fail(str(failure), diagnosis=table_mistake(ctx, actual, 10000.0 if base is None else base))
+    return as_table(ctx.call(PE, *args), args)
+
+
+def tables(ctx: CheckContext, cases: tuple[tuple, ...]) -> Iterator[tuple[tuple, np.ndarray]]:
+    """``(args, table)`` for each of ``cases``, asked for in one round trip, each checked as it is taken."""
+    for args, value in zip(cases, ctx.calls([(PE, args) for args in cases])):
+        yield args, as_table(value, args)
+
+
+def compare_tables(ctx: CheckContext, cases: tuple[tuple, ...]) -> None:
+    """Each case's table against the reference's; ``args`` is (max_len, d_model) or (max_len, d_model, base)."""
+    for args, actual in tables(ctx, cases):
+        expected = ctx.reference.sinusoidal_encoding(*args)
+        try:
+            ctx.assert_close(actual, expected, name=f"{PE}{args}", rtol=0.0, atol=ATOL)
+        except CheckFailed as failure:  # add the diagnosis found by the hypotheses or the frequency fit
+            base = args[2] if len(args) > 2 else 10000.0
+            ctx.fail(str(failure), diagnosis=table_mistake(ctx, actual, base))
 
 
 # --------------------------------------------------------------------------- diagnosis
@@ -161,8 +177,8 @@ def table_mistake(ctx: CheckContext, pe: np.ndarray, base: float, *, atol: float
 
 @checks.test("shape_dtype")
 def shape_dtype(ctx: CheckContext) -> None:
-    for args in ((6, 10), (1, 1), (3, 7)):
-        value = ctx.call(PE, *args)
+    cases = ((6, 10), (1, 1), (3, 7))
+    for args, value in zip(cases, ctx.calls([(PE, args) for args in cases])):
         assert_array(value, f"{PE}{args}", tensor=False)
         assert_shape(value, args, f"{PE}{args}")
         if value.dtype != np.float64:
@@ -171,20 +187,17 @@ def shape_dtype(ctx: CheckContext) -> None:
 
 @checks.test("values")
 def values(ctx: CheckContext) -> None:
-    for max_len, d_model in ((2, 8), (4, 4), (50, 16), (9, 64)):
-        compare_table(ctx, max_len, d_model)
+    compare_tables(ctx, ((2, 8), (4, 4), (50, 16), (9, 64)))
 
 
 @checks.test("odd_d_model")
 def odd_d_model(ctx: CheckContext) -> None:
-    for max_len, d_model in ((3, 5), (12, 9), (4, 1)):
-        compare_table(ctx, max_len, d_model)
+    compare_tables(ctx, ((3, 5), (12, 9), (4, 1)))
 
 
 @checks.test("custom_base")
 def custom_base(ctx: CheckContext) -> None:
-    for max_len, d_model, base in ((9, 12, 100.0), (6, 10, 500.0), (5, 8, 1.0e5)):
-        compare_table(ctx, max_len, d_model, base)
+    compare_tables(ctx, ((9, 12, 100.0), (6, 10, 500.0), (5, 8, 1.0e5)))
 
 
 @checks.test("row_zero")
@@ -218,8 +231,7 @@ def unit_norm_pairs(ctx: CheckContext) -> None:
 
 @checks.test("frequencies")
 def frequencies(ctx: CheckContext) -> None:
-    for max_len, d_model, base in ((4, 12, 10000.0), (3, 10, 100.0)):
-        pe = table(ctx, max_len, d_model, base)
+    for (max_len, d_model, base), pe in tables(ctx, ((4, 12, 10000.0), (3, 10, 100.0))):
         omega = fitted_frequencies(pe)
         expected = base ** (-np.arange(0, 2 * (d_model // 2), 2) / d_model)
         if omega is not None and np.allclose(omega, expected, rtol=1e-6, atol=1e-9):
