@@ -6,6 +6,9 @@ Parameter) on the meta device, and count ``numel()`` over its unique parameters,
 parameter to the first part of the model that holds it (embeddings, encoder, decoder, final_norms,
 output). A named mistake is the same model built the mistaken way (a :class:`Build` with one
 switch flipped); a wrong count is diagnosed by which mistaken build reproduces it, key by key.
+
+A check's calls go to the learner's process together (``ctx.calls``: one round trip) and are
+judged one by one in order, so a check ends where it would have with one call at a time.
 """
 
 import functools
@@ -287,9 +290,10 @@ def _call_text(entry: str, args: tuple, kwargs: dict) -> str:
 def check_components(ctx: CheckContext, entry: str, calls: list[tuple[tuple, dict]]) -> None:
     """Call ``entry`` on each (args, kwargs); compare each count with the built torch module."""
     misses = []
-    for args, kwargs in calls:
+    results = ctx.calls([(entry, args, kwargs) for args, kwargs in calls])  # one round trip, judged in order
+    for (args, kwargs), result in zip(calls, results):
         call = _call_text(entry, args, kwargs)
-        actual = as_int(ctx, ctx.call(entry, *args, **kwargs), call)
+        actual = as_int(ctx, result, call)
         expected = component(entry, (args, kwargs))
         if actual != expected:
             misses.append(Miss(args, kwargs, None, actual, expected))
@@ -315,7 +319,11 @@ def describe(config: dict) -> str:
 
 def transformer_counts(ctx: CheckContext, config: dict) -> dict[str, int]:
     """The learner's count_transformer(config), after checking it is a dict of six ints."""
-    result = ctx.call("count_transformer", dict(config))
+    return checked_counts(ctx, ctx.call("count_transformer", dict(config)))
+
+
+def checked_counts(ctx: CheckContext, result: Any) -> dict[str, int]:
+    """count_transformer's ``result`` as a dict of six ints; fail for anything else."""
     if not isinstance(result, dict):
         ctx.fail(f"count_transformer must return a dict, got {type(result).__name__}")
     missing = [k for k in KEYS if k not in result]
@@ -330,8 +338,9 @@ def check_transformers(ctx: CheckContext, configs: dict[str, dict]) -> None:
     signed difference (for the first wrong config), and the mistake that explains them all."""
     misses: list[Miss] = []
     first: tuple[str, list[Miss]] | None = None
-    for label, config in configs.items():
-        actual, expected = transformer_counts(ctx, config), count(config)
+    results = ctx.calls([("count_transformer", (dict(config),)) for config in configs.values()])
+    for (label, config), result in zip(configs.items(), results):  # judged in order, as they come
+        actual, expected = checked_counts(ctx, result), count(config)
         wrong = [Miss((config,), {}, k, actual[k], expected[k]) for k in KEYS if actual[k] != expected[k]]
         misses += wrong
         if wrong and first is None:
