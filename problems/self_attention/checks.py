@@ -2,6 +2,11 @@
 
 Inputs are standard-normal (unsaturated softmax), with distinct sizes for every axis so that an
 axis mix-up fails loudly, and Q != K so that K Qᵀ differs from Q Kᵀ.
+
+The calls one check makes go to the learner's process together (``ctx.calls``, one round trip
+instead of one per call) and are judged one by one in the order they were made, exactly as
+separate calls would be: a call that raises or is missing ends the check where it would have,
+after the results before it have been judged.
 """
 
 from __future__ import annotations
@@ -45,7 +50,12 @@ def attention_pair(ctx: CheckContext, result, name: str = SDPA):
 def compare_attention(ctx: CheckContext, Q, K, V, mask=None, *, rtol=RTOL, atol=ATOL) -> None:
     """Call the learner, compare output and weights with the reference, diagnose on mismatch."""
     args = (Q, K, V) if mask is None else (Q, K, V, mask)
-    result = attention_pair(ctx, ctx.call(SDPA, *args))
+    judge_attention(ctx, ctx.call(SDPA, *args), args, rtol=rtol, atol=atol)
+
+
+def judge_attention(ctx: CheckContext, result, args: tuple, *, rtol=RTOL, atol=ATOL) -> None:
+    """Compare the learner's attention result on ``args`` with the reference, diagnose on mismatch."""
+    result = attention_pair(ctx, result)
     expected_out, expected_w = ctx.reference.scaled_dot_product_attention(*args)
     for actual, expected, name in ((result[1], expected_w, "weights"), (result[0], expected_out, "output")):
         ctx.assert_close(actual, expected, name=name, rtol=rtol, atol=atol, entry=SDPA, args=args, result=result)
@@ -57,11 +67,12 @@ def compare_attention(ctx: CheckContext, Q, K, V, mask=None, *, rtol=RTOL, atol=
 @checks.test("softmax")
 def softmax_values(ctx: CheckContext) -> None:
     x = ctx.rng.standard_normal((3, 4, 5))
-    for axis in (-1, 0, 1):
-        actual = ctx.call("softmax", x, axis=axis)
-        ctx.assert_close(actual, ctx.reference.softmax(x, axis=axis), name=f"softmax(x, axis={axis})")
     big = x * 1000.0
-    actual = assert_array(ctx.call("softmax", big), "softmax of large inputs")
+    axes = (-1, 0, 1)
+    results = ctx.calls([*(("softmax", (x,), {"axis": axis}) for axis in axes), ("softmax", (big,))])
+    for axis, actual in zip(axes, results):
+        ctx.assert_close(actual, ctx.reference.softmax(x, axis=axis), name=f"softmax(x, axis={axis})")
+    actual = assert_array(next(results), "softmax of large inputs")
     if not np.isfinite(actual).all():
         ctx.fail("softmax of inputs of size ~1000 contains NaN or inf", diagnosis="unstable_softmax")
     ctx.assert_close(actual, ctx.reference.softmax(big), name="softmax of large inputs")
@@ -113,13 +124,15 @@ def weights_sum_to_one(ctx: CheckContext) -> None:
 
 @checks.test("batch_dims")
 def batch_dims(ctx: CheckContext) -> None:
-    for batch in ((), (3,), (2, 2)):
-        Q, K, V = qkv(ctx, batch, L_q=4, L_k=5, d_k=3, d_v=2)
-        compare_attention(ctx, Q, K, V)
+    cases = [qkv(ctx, batch, L_q=4, L_k=5, d_k=3, d_v=2) for batch in ((), (3,), (2, 2))]
     Q, K, V = qkv(ctx, (3,), L_q=4, L_k=5, d_k=3, d_v=2)
-    batched = attention_pair(ctx, ctx.call(SDPA, Q, K, V))[0]
-    for b in range(3):
-        alone = attention_pair(ctx, ctx.call(SDPA, Q[b], K[b], V[b]))[0]
+    items = [(Q[b], K[b], V[b]) for b in range(3)]
+    results = ctx.calls([(SDPA, args) for args in (*cases, (Q, K, V), *items)])
+    for args, result in zip(cases, results):
+        judge_attention(ctx, result, args)
+    batched = attention_pair(ctx, next(results))[0]
+    for b, result in zip(range(3), results):
+        alone = attention_pair(ctx, result)[0]
         ctx.assert_close(np.asarray(batched)[b], alone, name=f"batch item {b} (run alone vs in the batch)")
 
 
@@ -133,10 +146,12 @@ def large_logits(ctx: CheckContext) -> None:
 def mask(ctx: CheckContext) -> None:
     Q, K, V = qkv(ctx, (2,), L_q=5, L_k=7, d_k=8, d_v=3)
     full = mixed_mask(ctx, (2, 5, 7))  # a different pattern for every query
-    compare_attention(ctx, Q, K, V, full)
     padding = mixed_mask(ctx, (2, 1, 7))  # key padding, broadcast over queries
-    compare_attention(ctx, Q, K, V, padding)
-    _, weights = attention_pair(ctx, ctx.call(SDPA, Q, K, V, full))
+    # The full mask's call is made twice, as separate calls would: the comparison, then the weights.
+    results = ctx.calls([(SDPA, (Q, K, V, m)) for m in (full, padding, full)])
+    judge_attention(ctx, next(results), (Q, K, V, full))
+    judge_attention(ctx, next(results), (Q, K, V, padding))
+    _, weights = attention_pair(ctx, next(results))
     if np.any(np.asarray(weights)[~full] != 0):
         ctx.fail("blocked keys (mask False) get non-zero weights", diagnosis="inverted_mask")
 
@@ -147,7 +162,9 @@ def fully_masked_rows(ctx: CheckContext) -> None:
     m = mixed_mask(ctx, (2, 5, 7))
     m[0, 1, :] = False
     m[1, 4, :] = False
-    output, weights = attention_pair(ctx, ctx.call(SDPA, Q, K, V, m))
+    # The call is made twice, as separate calls would: the empty rows, then the comparison.
+    results = ctx.calls([(SDPA, (Q, K, V, m))] * 2)
+    output, weights = attention_pair(ctx, next(results))
     output, weights = np.asarray(output, dtype=float), np.asarray(weights, dtype=float)
     empty = (np.array([0, 1]), np.array([1, 4]))
     if np.isnan(output[empty]).any() or np.isnan(weights[empty]).any():
@@ -156,15 +173,15 @@ def fully_masked_rows(ctx: CheckContext) -> None:
         ctx.fail("a query row with no allowed key must get all-zero weights (yours are not zero)")
     if np.abs(output[empty]).max() > 0:
         ctx.fail("a query row with no allowed key must give an all-zero output row")
-    compare_attention(ctx, Q, K, V, m)
+    judge_attention(ctx, next(results), (Q, K, V, m))
 
 
 @checks.test("inputs_unchanged")
 def inputs_unchanged(ctx: CheckContext) -> None:
     Q, K, V = qkv(ctx, (2,), L_q=5, L_k=7, d_k=8, d_v=3)
     m = mixed_mask(ctx, (2, 5, 7))
-    for args in ((Q, K, V, m), (Q.swapaxes(-1, -2).copy().swapaxes(-1, -2), K, V)):
-        _, after, _ = ctx.call_echo(SDPA, *args)
+    cases = ((Q, K, V, m), (Q.swapaxes(-1, -2).copy().swapaxes(-1, -2), K, V))
+    for args, (_, after, _) in zip(cases, ctx.calls([(SDPA, args) for args in cases], echo=True)):
         for name, before, now in zip(("Q", "K", "V", "mask"), args, after):
             if not np.array_equal(np.asarray(now), before):
                 ctx.fail(f"{name} was modified by the call", diagnosis="mutates_input")
@@ -172,9 +189,10 @@ def inputs_unchanged(ctx: CheckContext) -> None:
 
 @checks.test("dtype")
 def dtype(ctx: CheckContext) -> None:
-    for dt in (np.float32, np.float64):
-        Q, K, V = (a.astype(dt) for a in qkv(ctx, (2,), L_q=5, L_k=7, d_k=8, d_v=3))
-        output, weights = attention_pair(ctx, ctx.call(SDPA, Q, K, V))
+    dtypes = (np.float32, np.float64)
+    cases = [tuple(a.astype(dt) for a in qkv(ctx, (2,), L_q=5, L_k=7, d_k=8, d_v=3)) for dt in dtypes]
+    for dt, result in zip(dtypes, ctx.calls([(SDPA, args) for args in cases])):
+        output, weights = attention_pair(ctx, result)
         for value, name in ((output, "output"), (weights, "weights")):
             got = getattr(value, "dtype", type(value).__name__)
             if got != np.dtype(dt):
@@ -187,8 +205,9 @@ def self_attention(ctx: CheckContext) -> None:
     W_q, W_k = ctx.rng.standard_normal((5, 4)), ctx.rng.standard_normal((5, 4))  # (d_model, d_k)
     W_v = ctx.rng.standard_normal((5, 3))  # (d_model, d_v)
     m = mixed_mask(ctx, (2, 6, 6))
-    for args in ((X, W_q, W_k, W_v), (X, W_q, W_k, W_v, m)):
-        result = attention_pair(ctx, ctx.call("self_attention", *args), "self_attention")
+    cases = ((X, W_q, W_k, W_v), (X, W_q, W_k, W_v, m))
+    for args, result in zip(cases, ctx.calls([("self_attention", args) for args in cases])):
+        result = attention_pair(ctx, result, "self_attention")
         expected_out, expected_w = ctx.reference.self_attention(*args)
         ctx.assert_close(result[1], expected_w, name="weights", entry="self_attention", args=args, result=result)
         ctx.assert_close(result[0], expected_out, name="output", entry="self_attention", args=args, result=result)
