@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -34,3 +35,16 @@ def _grade_file(bank: ProblemBank):
 @pytest.fixture(name="runner")
 def _runner() -> CliRunner:
     return CliRunner()
+
+
+def without_timings(data: dict, drop: tuple[str, ...] = ()) -> dict:
+    """A result dict without its timings (which differ run to run) and the keys in ``drop``."""
+    data = {k: v for k, v in data.items() if k != "duration_ms" and k not in drop}
+    data["checks"] = [{k: v for k, v in c.items() if k != "duration_ms"} for c in data["checks"]]
+    return data
+
+
+def batch_results(out: Path) -> dict[tuple[str, str], dict]:
+    """A batch's results.jsonl by (student, problem), without timings."""
+    lines = (out / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    return {(r["student"], r["problem"]): without_timings(r) for r in map(json.loads, lines)}

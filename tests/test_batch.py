@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTS
+from conftest import TESTS, without_timings
 from grader import engine
 from grader.bank import ProblemBank
 from grader.batch.run import BatchOptions, run_batch
@@ -24,13 +24,6 @@ from make_class import make_class  # noqa: E402
 pytestmark = pytest.mark.slow
 
 FAST = "self_attention"  # the exemplar: numpy runtime, quick to grade
-
-
-def _strip(data: dict) -> dict:
-    """A result dict without its timings (which differ run to run)."""
-    data = {k: v for k, v in data.items() if k not in ("duration_ms", "student")}
-    data["checks"] = [{k: v for k, v in c.items() if k != "duration_ms"} for c in data["checks"]]
-    return data
 
 
 def _jsonl(path: Path) -> list[dict]:
@@ -56,7 +49,7 @@ def _small_class(tmp_path_factory) -> tuple[Path, Path, dict]:
 def test_batch_gives_the_same_results_as_grading_each_student_alone(small_class) -> None:
     """Every student x problem in results.jsonl equals grading that student's folder on its own."""
     subs, out, manifest = small_class
-    batch = {(r["student"], r["problem"]): _strip(r) for r in _jsonl(out / "results.jsonl")}
+    batch = {(r["student"], r["problem"]): without_timings(r, drop=("student",)) for r in _jsonl(out / "results.jsonl")}
     bank = ProblemBank()
     expected_keys = {(s, p) for s, got in manifest["students"].items() for p in got}
     assert set(batch) == expected_keys
@@ -68,7 +61,7 @@ def test_batch_gives_the_same_results_as_grading_each_student_alone(small_class)
             folder = folder / "submission"  # the LMS-style nested folder
         isolation = {r["isolation"] for (s, _), r in batch.items() if s == student}.pop()
         for alone in engine.grade_all(list(bank), folder, sandbox_mode=isolation):
-            assert batch[(student, alone.problem)] == _strip(alone.to_dict()), (student, alone.problem)
+            assert batch[(student, alone.problem)] == without_timings(alone.to_dict(), drop=("student",)), (student, alone.problem)
 
 
 def test_csv_and_jsonl_parse_and_agree(small_class) -> None:

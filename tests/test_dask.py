@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTS
+from conftest import TESTS, batch_results
 from grader.batch import run as batch_run
 from grader.batch.pool import Job
 from grader.batch.run import BatchOptions, run_batch
@@ -30,17 +30,6 @@ from make_class import make_class  # noqa: E402
 pytestmark = pytest.mark.slow
 
 PROBLEMS = ["self_attention", "qa"]  # fast: a numpy problem and a data problem
-
-
-def _strip(data: dict) -> dict:
-    data = {k: v for k, v in data.items() if k != "duration_ms"}
-    data["checks"] = [{k: v for k, v in c.items() if k != "duration_ms"} for c in data["checks"]]
-    return data
-
-
-def _results(out: Path) -> dict[tuple[str, str], dict]:
-    lines = (out / "results.jsonl").read_text(encoding="utf-8").splitlines()
-    return {(r["student"], r["problem"]): _strip(r) for r in map(json.loads, lines)}
 
 
 def _cluster() -> distributed.LocalCluster:
@@ -70,7 +59,7 @@ def test_a_dask_batch_equals_a_local_batch_and_reuses_one_warm_grader_per_worker
     summary = run_batch(BatchOptions(classes["subs"], out, problems=PROBLEMS, scheduler=_cluster.scheduler_address))
     assert summary.graded == 21 and summary.worker_restarts == 0
     assert (out / "grades.csv").read_bytes() == (classes["local"] / "grades.csv").read_bytes()
-    assert _results(out) == _results(classes["local"])
+    assert batch_results(out) == batch_results(classes["local"])
     after = client.run(dask_worker.stats)
     assert set(after) == set(before) and len(after) == 2
     graded = sum(after[w]["graded"] - before[w]["graded"] for w in after)
@@ -119,7 +108,7 @@ def test_a_worker_killed_mid_run_loses_nothing(tmp_path) -> None:
         rescheduled = [e for e in cluster.scheduler.transition_log if e[1:3] == ("processing", "released")]
         assert rescheduled, "no task was running on the killed worker"
         assert (out / "grades.csv").read_bytes() == (tmp_path / "local" / "grades.csv").read_bytes()
-        assert _results(out) == _results(tmp_path / "local")
+        assert batch_results(out) == batch_results(tmp_path / "local")
     # The cluster is closed: no grading process (or its zygote) outlives its Dask worker.
     gone = [stats["pid"] for stats in children.values() if stats["pid"]]
     deadline = time.monotonic() + 15
@@ -210,7 +199,7 @@ def test_hostile_students_get_the_same_rows_on_dask_as_locally(cluster, tmp_path
         (subs / f"x_{name}" / "self_attention.py").write_text(source, encoding="utf-8")
     run_batch(BatchOptions(subs, tmp_path / "local", problems=["self_attention"], jobs=2))
     run_batch(BatchOptions(subs, tmp_path / "dask", problems=["self_attention"], scheduler=_cluster.scheduler_address))
-    local, dask = _results(tmp_path / "local"), _results(tmp_path / "dask")
+    local, dask = batch_results(tmp_path / "local"), batch_results(tmp_path / "dask")
     assert dask == local
     assert all(local[(f"x_{name}", "self_attention")]["score"] == 0 for name in HOSTILE)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 from collections import Counter
@@ -10,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TESTS
+from conftest import TESTS, batch_results
 from grader.batch import run as batch_run
 from grader.batch import shard
 from grader.batch.merge import merge_shards
@@ -24,18 +23,6 @@ from make_class import make_class  # noqa: E402
 pytestmark = pytest.mark.slow
 
 PROBLEMS = ["self_attention", "qa"]  # fast: a numpy problem and a data problem
-
-
-def _strip(data: dict) -> dict:
-    """A result dict without its timings (which differ run to run)."""
-    data = {k: v for k, v in data.items() if k != "duration_ms"}
-    data["checks"] = [{k: v for k, v in c.items() if k != "duration_ms"} for c in data["checks"]]
-    return data
-
-
-def _results(out: Path) -> dict[tuple[str, str], dict]:
-    lines = (out / "results.jsonl").read_text(encoding="utf-8").splitlines()
-    return {(r["student"], r["problem"]): _strip(r) for r in map(json.loads, lines)}
 
 
 def test_shard_numbers_parse_or_say_how_to_write_them() -> None:
@@ -81,11 +68,11 @@ def test_two_shards_merged_equal_one_batch(graded, runner) -> None:
                                  "--per-student", "json"])
     assert result.exit_code == 0, result.output
     assert "2 shards, 13 students" in result.stdout
-    shard1 = {r for r, _ in _results(graded["s1"])}
-    shard2 = {r for r, _ in _results(graded["s2"])}
+    shard1 = {r for r, _ in batch_results(graded["s1"])}
+    shard2 = {r for r, _ in batch_results(graded["s2"])}
     assert shard1 and shard2 and not shard1 & shard2
     assert (merged / "grades.csv").read_bytes() == (graded["local"] / "grades.csv").read_bytes()
-    assert _results(merged) == _results(graded["local"])
+    assert batch_results(merged) == batch_results(graded["local"])
     html = (merged / "report.html").read_text(encoding="utf-8")
     assert "the folder is empty" in html and "not UTF-8" in html
     assert len(list((merged / "students").glob("*.json"))) == 13
@@ -129,7 +116,7 @@ def test_merge_refuses_shards_graded_differently(graded, kind, runner, monkeypat
 
 
 def test_merge_refuses_a_missing_repeated_or_unfinished_shard(graded, runner) -> None:
-    s1, s2, root = str(graded["s1"]), str(graded["s2"]), graded["root"]
+    s1, root = str(graded["s1"]), graded["root"]
     other_n = _shard_again(graded, "three", i=2, n=3)
     unfinished = root / "unfinished"
     unfinished.mkdir()
@@ -216,5 +203,5 @@ def test_the_example_matrix_workflow_grades_and_merges_like_one_batch(graded, tm
     assert merged.returncode == 0, merged.stderr
     out = tmp_path / "class-results"
     assert (out / "grades.csv").read_bytes() == (graded["local"] / "grades.csv").read_bytes()
-    assert _results(out) == _results(graded["local"])
+    assert batch_results(out) == batch_results(graded["local"])
     assert len(list((out / "students").glob("*.json"))) == 13
