@@ -71,3 +71,17 @@ def test_every_declared_mistake_is_reached_by_the_corpus(bank) -> None:
         reached = {e.get("diagnosis") for e in (entries or {}).values()}
         declared = {m.id for m in problem.spec.mistakes}
         assert declared <= reached, f"{problem.name}: no corpus file diagnoses {sorted(declared - reached)}"
+
+
+def test_every_check_fails_on_some_corpus_file(bank) -> None:
+    """Each check of each problem is pinned as losing points (``lost`` or a non-pass ``checks``
+    entry) by at least one corpus file: no check that no wrong solution can fail."""
+    for problem in bank:
+        expected_file = CORPUS / problem.name / "expected.yaml"
+        entries = yaml.safe_load(expected_file.read_text(encoding="utf-8")) if expected_file.exists() else {}
+        pinned: set[str] = set()
+        for expectation in (entries or {}).values():
+            pinned |= set(expectation.get("lost") or [])
+            pinned |= {c for c, status in (expectation.get("checks") or {}).items() if status != "pass"}
+        never = [c.id for c in problem.spec.checks if c.id not in pinned]
+        assert not never, f"{problem.name}: no corpus file is pinned as failing {never}"
