@@ -23,6 +23,8 @@ Check code runs in the grader's (trusted) process. Every learner call goes throu
 
 from __future__ import annotations
 
+import functools
+
 import zlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, NoReturn
@@ -113,12 +115,15 @@ class CheckContext:
     ):
         self.check_id = check_id
         self.seed = seed
-        #: A generator seeded by (seed, check id): stable whatever order the checks run in.
-        self.rng = np.random.default_rng([seed, zlib.crc32(check_id.encode())])
         self.reference = reference
         self.registry = registry
         self.submission_text = submission_text
         self._transport = transport
+
+    @functools.cached_property
+    def rng(self) -> np.random.Generator:
+        """A generator seeded by (seed, check id): stable whatever order the checks run in."""
+        return np.random.default_rng([self.seed, zlib.crc32(self.check_id.encode())])
 
     # -- calling the learner -----------------------------------------------------------
 

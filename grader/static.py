@@ -18,10 +18,20 @@ class Violation:
     line: int
 
 
+@functools.lru_cache(maxsize=8)
+def parse(source: str) -> ast.Module:
+    """The syntax tree of ``source``, parsed once for all the static checks of one grading.
+
+    Shared and cached: callers only read it. Raises SyntaxError or ValueError (null bytes).
+    """
+    return ast.parse(source)
+
+
 def syntax_error(source: str, filename: str) -> str | None:
     """A one-line description of the first syntax error, or None."""
     try:
-        compile(source, filename, "exec", dont_inherit=True)
+        # From the parsed tree: the compiler's own checks ('return' outside a function, ...) still run.
+        compile(parse(source), filename, "exec", dont_inherit=True)
     except SyntaxError as err:
         return f"SyntaxError in {filename}, line {err.lineno}: {err.msg}"
     except ValueError as err:  # e.g. null bytes
@@ -29,34 +39,31 @@ def syntax_error(source: str, filename: str) -> str | None:
     return None
 
 
-def _skeleton(source: str) -> ast.AST:
-    """The AST with docstrings removed, so comment- and docstring-only edits count as untouched."""
-    tree = ast.parse(source)
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if (
-            isinstance(body, list)
-            and body
-            and isinstance(body[0], ast.Expr)
-            and isinstance(body[0].value, ast.Constant)
-            and isinstance(body[0].value.value, str)
-        ):
-            node.body = body[1:] or [ast.Pass()]
-    return tree
+def _is_docstring(node: ast.AST) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
 
 
-@functools.lru_cache(maxsize=32)
-def _stub_skeleton(stub_source: str) -> ast.AST:
-    """The stub's skeleton, parsed once per stub text (only ever read, never changed)."""
-    return _skeleton(stub_source)
+def _without_docstring(body: list) -> list:
+    """A ``body`` list as the skeleton sees it: a leading docstring removed (``pass`` if nothing is left)."""
+    if body and _is_docstring(body[0]):
+        return body[1:] or [ast.Pass()]
+    return body
 
 
 def _same(a: object, b: object) -> bool:
-    """``ast.dump(a) == ast.dump(b)`` (fields only, no positions), stopping at the first difference."""
+    """Whether two syntax trees are equal once docstrings are removed: ``ast.dump`` equality
+    (fields only, no positions), stopping at the first difference. Docstrings are skipped as the
+    comparison reaches each ``body``, so a submission that differs early costs little."""
     if type(a) is not type(b):
         return False
     if isinstance(a, ast.AST):
-        return all(_same(getattr(a, name, None), getattr(b, name, None)) for name in a._fields)
+        for name in a._fields:
+            left, right = getattr(a, name, None), getattr(b, name, None)
+            if name == "body" and isinstance(left, list) and isinstance(right, list):
+                left, right = _without_docstring(left), _without_docstring(right)
+            if not _same(left, right):
+                return False
+        return True
     if isinstance(a, list):
         return len(a) == len(b) and all(map(_same, a, b))
     return a == b and repr(a) == repr(b)  # repr: as ast.dump tells constants apart (0.0 and -0.0)
@@ -64,8 +71,10 @@ def _same(a: object, b: object) -> bool:
 
 def is_untouched_stub(source: str, stub_source: str) -> bool:
     """True if the learner's file is the stub up to comments, docstrings and formatting."""
+    if source == stub_source:
+        return True
     try:
-        return _same(_skeleton(source), _stub_skeleton(stub_source))
+        return _same(parse(source), parse(stub_source))
     except (SyntaxError, ValueError):
         return False
 
@@ -131,7 +140,7 @@ class _ImportTracker(ast.NodeVisitor):
 def forbidden_uses(source: str, forbidden: list[str]) -> list[Violation]:
     """Every use of a forbidden dotted name, through any import alias (best effort, by design)."""
     tracker = _ImportTracker(forbidden)
-    tracker.visit(ast.parse(source))
+    tracker.visit(parse(source))
     seen: set[tuple[str, int]] = set()
     unique = []
     for v in sorted(tracker.found, key=lambda v: v.line):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import grader  # noqa: F401  (sets the single-thread environment before numpy/to
 from grader import engine
 from grader.bank import ProblemBank
 from grader.results import ProblemResult
+from grader.worker import protocol
 
 TESTS = Path(__file__).resolve().parent
 CORPUS = TESTS / "corpus"
@@ -48,3 +50,11 @@ def batch_results(out: Path) -> dict[tuple[str, str], dict]:
     """A batch's results.jsonl by (student, problem), without timings."""
     lines = (out / "results.jsonl").read_text(encoding="utf-8").splitlines()
     return {(r["student"], r["problem"]): without_timings(r) for r in map(json.loads, lines)}
+
+
+def call_entry(runner, name: str):
+    """Call the learner's function ``name`` (no arguments) in a live runner; its result."""
+    request = {"op": "call", "target": name, "args": [], "kwargs": {"$": "dict", "items": []}}
+    reply = runner.call(request, [], time.monotonic() + 20)
+    assert reply.header.get("ok"), reply.header
+    return protocol.decode(reply.header["value"], reply.blobs)["result"]

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+
+import pytest
 
 from grader.batch import discover
 from grader.batch.fingerprint import duplicate_groups, fingerprint
 from grader.batch.journal import Journal
+from grader.batch.pool import WorkerPool
 
 ORIGINAL = '''import numpy as np
 
@@ -39,6 +43,27 @@ class TestFingerprint:
         for changed in (ORIGINAL.replace("np.exp", "np.exp2"), ORIGINAL.replace("e / e", "e * e"),
                         ORIGINAL.replace("axis=-1", "axis=0")):
             assert fingerprint(changed) != fingerprint(ORIGINAL)
+
+    def test_annotations_and_declared_names_are_normalised_too(self) -> None:
+        """Type hints do not count; names in global/nonlocal, classes and handlers are renamed."""
+        hinted = (
+            "count: int = 0\n"
+            "class Box:\n    pass\n"
+            "def bump(step: int = 1) -> int:\n"
+            "    global count\n"
+            "    try:\n        count += step\n    except TypeError as err:\n        raise err\n"
+            "    return count\n"
+        )
+        plain = (
+            "total: int = 0\n"
+            "class Crate:\n    pass\n"
+            "def grow(by=1):\n"
+            "    global total\n"
+            "    try:\n        total += by\n    except TypeError as problem:\n        raise problem\n"
+            "    return total\n"
+        )
+        assert fingerprint(hinted) == fingerprint(plain) is not None
+        assert fingerprint(hinted) != fingerprint(plain.replace("total += by", "total -= by"))
 
     def test_unparsable_or_huge_code_has_no_fingerprint(self) -> None:
         assert fingerprint("def (") is None
@@ -101,3 +126,29 @@ class TestDiscovery:
         assert linked.submissions[0].error and [f.kind for f in linked.flags] == ["symlink"]
         assert [f.kind for f in discover.scan_student(tmp_path, "bytes", files).flags] == ["not_utf8"]
         assert [f.kind for f in discover.stray_files(tmp_path, set(files))] == ["stray_file"]
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="CPU affinity is a Linux feature")
+class TestWorkerPinning:
+    CONFIG = {"sandbox": "none", "runtimes": []}
+
+    def test_each_worker_gets_a_cpu_of_its_own_when_there_are_enough(self, tmp_path) -> None:
+        allowed = sorted(os.sched_getaffinity(0))
+        pool = WorkerPool(self.CONFIG, len(allowed), log=tmp_path / "workers.log")
+        try:
+            procs = [pool._spawn() for _ in allowed]
+            pinned = [os.sched_getaffinity(p.popen.pid) for p in procs]
+            assert all(len(cpus) == 1 for cpus in pinned)
+            assert sorted(cpu for cpus in pinned for cpu in cpus) == allowed
+            pool._kill(procs[0])  # a replacement takes the CPU that was freed
+            assert os.sched_getaffinity(pool._spawn().popen.pid) == pinned[0]
+        finally:
+            pool.close()
+
+    def test_more_workers_than_cpus_are_left_to_the_kernel(self, tmp_path) -> None:
+        allowed = os.sched_getaffinity(0)
+        pool = WorkerPool(self.CONFIG, len(allowed) + 1, log=tmp_path / "workers.log")
+        try:
+            assert os.sched_getaffinity(pool._spawn().popen.pid) == allowed
+        finally:
+            pool.close()

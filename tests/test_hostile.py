@@ -101,7 +101,10 @@ def _full_unavailable() -> str | None:
 
 @pytest.fixture(name="zygotes", scope="module")
 def _zygotes():
-    """One warm torch zygote per level, started on first use (torch cases need no import)."""
+    """One warm torch zygote per level, started on first use (torch cases need no import).
+
+    ``full`` is set up as a batch worker has it (compacted, see grader.worker.hugepages), ``limits``
+    as a single ``grade`` has it, so the cases cover both."""
     started: dict[str, Zygote] = {}
 
     def get(mode: str) -> Zygote:
@@ -112,7 +115,7 @@ def _zygotes():
                     pytest.fail(f"HOSTILE_REQUIRE_FULL=1 but {reason}")
                 pytest.skip(reason)
         if mode not in started:
-            started[mode] = Zygote("torch", mode)
+            started[mode] = Zygote("torch", mode, compact=mode == "full")
         return started[mode]
 
     yield get

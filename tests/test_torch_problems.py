@@ -11,6 +11,7 @@ import time
 import pytest
 import torch
 
+from conftest import call_entry
 from grader.results import Status
 from grader.worker import protocol
 from grader.worker.session import Zygote
@@ -47,13 +48,6 @@ def test_meta_tensors_cross_as_shape_and_dtype_only() -> None:
     assert got.device.type == "meta" and got.shape == (3, 5, 8) and got.dtype == torch.float16
 
 
-def _call(runner, name: str):
-    request = {"op": "call", "target": name, "args": [], "kwargs": {"$": "dict", "items": []}}
-    reply = runner.call(request, [], time.monotonic() + 20)
-    assert reply.header.get("ok"), reply.header
-    return protocol.decode(reply.header["value"], reply.blobs)["result"]
-
-
 def test_learner_asking_for_64_threads_still_runs_on_one() -> None:
     """OMP_THREAD_LIMIT=1: no thread pool in a forked runner, whatever set_num_threads asks."""
     source = (
@@ -70,7 +64,7 @@ def test_learner_asking_for_64_threads_still_runs_on_one() -> None:
         runner = zygote.spawn(source, "threads.py", None, limits)
         try:
             assert runner.wait_ready(time.monotonic() + 20).header.get("ok")
-            total, threads = _call(runner, "threads")
+            total, threads = call_entry(runner, "threads")
         finally:
             runner.kill()
     assert total == 512.0**3

@@ -16,46 +16,64 @@ import hashlib
 from collections import defaultdict
 from typing import Iterable
 
+from grader import static
+
 #: Files larger than this are not fingerprinted.
 MAX_SOURCE_BYTES = 512 * 1024
 
 
-class _Canonical(ast.NodeTransformer):
-    """Rename every identifier to v0, v1, ... in order of first appearance; drop docstrings."""
+#: (node types, field) holding a learner-chosen identifier. Module names in imports, attribute
+#: names and keyword-argument names are API names and stay as written.
+_RENAMED_FIELDS = {
+    ast.Name: "id",
+    ast.arg: "arg",
+    ast.FunctionDef: "name",
+    ast.AsyncFunctionDef: "name",
+    ast.ClassDef: "name",
+    ast.ExceptHandler: "name",
+    ast.alias: "asname",
+}
+#: Fields dropped everywhere except in an annotated assignment (whose annotation is its point).
+_DROPPED_FIELDS = frozenset(("returns", "annotation", "type_comment"))
+
+
+class _Canonical:
+    """Write a syntax tree as a flat list of tokens: docstrings and annotations dropped, every
+    identifier renamed v0, v1, ... in order of first appearance. Reads the tree, never changes it."""
 
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
+        self.tokens: list[str] = []
 
-    def _name(self, name: str | None) -> str | None:
-        if name is None:
-            return None
+    def _name(self, name: str) -> str:
         if name not in self.names:
             self.names[name] = f"v{len(self.names)}"
         return self.names[name]
 
-    def generic_visit(self, node: ast.AST) -> ast.AST:
-        body = getattr(node, "body", None)
-        if isinstance(body, list) and body and _is_docstring(body[0]):
-            node.body = body[1:] or [ast.Pass()]
-        for attr in ("returns", "annotation", "type_comment"):
-            if hasattr(node, attr) and not isinstance(node, ast.AnnAssign):
-                setattr(node, attr, None)
-        for types, attr in _RENAMED:
-            if isinstance(node, types) and isinstance(getattr(node, attr, None), str):
-                setattr(node, attr, self._name(getattr(node, attr)))
-        if isinstance(node, (ast.Global, ast.Nonlocal)):
-            node.names = [self._name(n) or "" for n in node.names]
-        return super().generic_visit(node)
-
-
-#: (node types, attribute) holding a learner-chosen identifier. Module names in imports, attribute
-#: names and keyword-argument names are API names and stay as written.
-_RENAMED = (
-    (ast.Name, "id"),
-    (ast.arg, "arg"),
-    ((ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler), "name"),
-    (ast.alias, "asname"),
-)
+    def write(self, node: object) -> None:
+        tokens = self.tokens
+        if isinstance(node, ast.AST):
+            kind = type(node)
+            tokens.append(kind.__name__)
+            renamed = _RENAMED_FIELDS.get(kind)
+            for field in node._fields:
+                value = getattr(node, field, None)
+                if field in _DROPPED_FIELDS and kind is not ast.AnnAssign:
+                    value = None
+                elif field == renamed and isinstance(value, str):
+                    value = self._name(value)
+                elif field == "body" and isinstance(value, list) and value and _is_docstring(value[0]):
+                    value = value[1:] or [ast.Pass()]
+                elif field == "names" and kind in (ast.Global, ast.Nonlocal):
+                    value = [self._name(n) for n in value]
+                self.write(value)
+        elif isinstance(node, list):
+            tokens.append("[")
+            for item in node:
+                self.write(item)
+            tokens.append("]")
+        else:  # a constant, an identifier kept as written, or None
+            tokens.append(repr(node))
 
 
 def _is_docstring(node: ast.stmt) -> bool:
@@ -66,12 +84,12 @@ def fingerprint(source: str) -> str | None:
     """A short hash of the normalised code, or None if it cannot be parsed (or is too large)."""
     if len(source.encode("utf-8", "replace")) > MAX_SOURCE_BYTES:
         return None
+    canonical = _Canonical()
     try:
-        tree = _Canonical().visit(ast.parse(source))
-        dumped = ast.dump(tree, annotate_fields=False, include_attributes=False)
+        canonical.write(static.parse(source))  # the tree the grading just parsed, if it is still cached
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    return hashlib.sha256(dumped.encode()).hexdigest()[:20]
+    return hashlib.sha256("\x1f".join(canonical.tokens).encode("utf-8", "replace")).hexdigest()[:20]
 
 
 def duplicate_groups(

@@ -4,6 +4,11 @@ Each worker (:mod:`grader.batch.worker`) is a separate Python process with one w
 the cost of importing numpy and torch is paid once per worker, not once per submission. Jobs and
 replies are JSON lines over pipes; nothing is unpickled.
 
+When there are no more workers than CPUs this process may use, each worker is pinned to a CPU of
+its own, and its zygote and runners (forked from it) inherit that CPU. A grading is a chain of
+processes that take turns (worker, runner, worker, ...); kept on one CPU, the turns never wait for
+a wake-up on another CPU, which kept about 8% of the machine idle on 2 cores.
+
 Failures are contained per job: if a worker dies or overruns a job's time budget, it is killed
 and replaced, the job is retried once on a fresh worker, and a second failure becomes an error
 result for that student x problem only.
@@ -24,6 +29,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol
 
 from grader.errors import GraderError
+from grader.worker import hugepages
 
 #: Seconds a worker may take to start (import torch, fork its zygote).
 START_TIMEOUT_S = 120.0
@@ -66,6 +72,7 @@ class _Proc:
     ready: bool = False
     job: Job | None = None
     deadline: float = 0.0
+    cpu: int | None = None
 
 
 class WorkerPool:
@@ -90,15 +97,31 @@ class WorkerPool:
                 stdout=subprocess.PIPE,
                 stderr=stderr,
                 start_new_session=True,  # Ctrl-C reaches the scheduler only; it stops the workers
+                env=hugepages.malloc_environment(dict(os.environ)),  # cheaper forks of its zygotes
             )
         finally:
             if stderr is not subprocess.DEVNULL:
                 stderr.close()
         os.set_blocking(popen.stdout.fileno(), False)
-        proc = _Proc(popen, deadline=time.monotonic() + START_TIMEOUT_S)
+        proc = _Proc(popen, deadline=time.monotonic() + START_TIMEOUT_S, cpu=self._pin(popen.pid))
         self.sel.register(popen.stdout, selectors.EVENT_READ, proc)
         self.procs.append(proc)
         return proc
+
+    def _pin(self, pid: int) -> int | None:
+        """Pin a new worker to the allowed CPU no other worker has; None if not pinned."""
+        if not hasattr(os, "sched_setaffinity"):
+            return None
+        allowed = sorted(os.sched_getaffinity(0))
+        taken = {p.cpu for p in self.procs}
+        free = [cpu for cpu in allowed if cpu not in taken]
+        if self.size > len(allowed) or not free:
+            return None  # more workers than CPUs: let the kernel balance them
+        try:
+            os.sched_setaffinity(pid, {free[0]})
+        except OSError:  # it already exited, or a policy forbids it
+            return None
+        return free[0]
 
     def _kill(self, proc: _Proc) -> None:
         try:

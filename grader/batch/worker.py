@@ -50,8 +50,8 @@ class Worker:
             if runtime == "torch" and self.isolation != "full" and "numpy" in self.runtimes - set(self.zygotes):
                 # A forked zygote inherits this process's imports: fork the numpy one before the
                 # torch one imports torch here, or the numpy zygote would carry torch too.
-                self.zygotes["numpy"] = Zygote("numpy", self.isolation)
-            self.zygotes[runtime] = Zygote(runtime, self.isolation)
+                self.zygotes["numpy"] = Zygote("numpy", self.isolation, compact=True)
+            self.zygotes[runtime] = Zygote(runtime, self.isolation, compact=True)
         return self.zygotes[runtime]
 
     def grade(self, job: dict[str, Any]) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import grader
 from grader.errors import GraderError
+from grader.worker import hugepages
 
 #: Size of the sandbox's private /tmp, shared by the runners of one zygote (one at a time).
 TMPFS_BYTES = 256 * 2**20
@@ -104,13 +105,17 @@ def read_only_roots() -> list[Path]:
     return kept
 
 
-def command(runtime: str, isolation: str, fd: int) -> list[str]:
-    """The bwrap command line that runs ``grader.worker.zygote`` on socket ``fd``."""
+def command(runtime: str, isolation: str, fd: int, huge_pages: bool = False) -> list[str]:
+    """The bwrap command line that runs ``grader.worker.zygote`` on socket ``fd``.
+
+    ``huge_pages``: the zygote's malloc uses huge pages (see grader.worker.hugepages).
+    """
     bwrap = executable()
     if bwrap is None:
         raise BwrapUnavailable("bwrap is not installed")
     args = [bwrap, *_NAMESPACES, "--die-with-parent", "--new-session", "--clearenv"]
-    for key, value in _SAFE_ENV.items():
+    environment = hugepages.malloc_environment(_SAFE_ENV) if huge_pages else _SAFE_ENV
+    for key, value in environment.items():
         args += ["--setenv", key, value]
     # /tmp first: a later mount on /tmp would hide a prefix that lives under it (a venv in /tmp).
     args += ["--size", str(TMPFS_BYTES), "--tmpfs", "/tmp", "--ro-bind", "/usr", "/usr"]
@@ -163,7 +168,9 @@ def unavailable_reason() -> str | None:
     return None
 
 
-def start_zygote(runtime: str, isolation: str = "full") -> tuple[subprocess.Popen, socket.socket]:
+def start_zygote(
+    runtime: str, isolation: str = "full", huge_pages: bool = False
+) -> tuple[subprocess.Popen, socket.socket]:
     """Start a sandboxed zygote; return the bwrap process and the grader's end of its socket.
 
     Waits until the zygote answers (it has imported what ``runtime`` needs), so a sandbox that
@@ -175,7 +182,7 @@ def start_zygote(runtime: str, isolation: str = "full") -> tuple[subprocess.Pope
     log = tempfile.TemporaryFile()
     try:
         process = subprocess.Popen(
-            command(runtime, isolation, theirs.fileno()),
+            command(runtime, isolation, theirs.fileno(), huge_pages),
             pass_fds=(theirs.fileno(),),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

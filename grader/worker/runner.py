@@ -61,10 +61,13 @@ def describe_exception(exc: BaseException, filename: str) -> dict[str, Any]:
 class Runner:
     """State of one learner process: the learner module, kept objects and the probe helpers."""
 
-    def __init__(self, source: str, filename: str, probes_source: str | None):
+    def __init__(
+        self, source: str, filename: str, probes_source: str | None, probes_code: types.CodeType | None = None
+    ):
         self.filename = filename
         self.source = source
         self.probes_source = probes_source
+        self.probes_code = probes_code  # compiled by the zygote, once for every runner
         self.module: types.ModuleType | None = None
         self.probes: types.ModuleType | None = None
         self.store: dict[int, Any] = {}
@@ -80,7 +83,7 @@ class Runner:
         self.module = module
         if self.probes_source is not None:
             probes = types.ModuleType("grader_probes")
-            exec(compile(self.probes_source, "probes.py", "exec", dont_inherit=True), probes.__dict__)
+            exec(self.probes_code or compile_probes(self.probes_source), probes.__dict__)
             self.probes = probes
 
     def handle(self, header: dict[str, Any], blobs: list[bytes]) -> dict[str, Any]:
@@ -142,6 +145,11 @@ class Runner:
         ref_id = len(self.store) + 1
         self.store[ref_id] = obj
         return protocol.Ref(ref_id, type(obj).__name__)
+
+
+def compile_probes(source: str) -> types.CodeType:
+    """A problem's probe helpers (trusted harness code), compiled."""
+    return compile(source, "probes.py", "exec", dont_inherit=True)
 
 
 class MissingEntryPoint(Exception):

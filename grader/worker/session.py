@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from grader.worker import protocol, zygote
+from grader.worker import hugepages, protocol, zygote
 
 #: A runner that prints more than this is killed: the check gets an error.
 OUTPUT_HARD_CAP = 1 * 2**20
@@ -64,19 +64,28 @@ def describe_exit(info: dict[str, Any]) -> str:
 
 
 class Zygote:
-    """One warm worker process; ``spawn`` gives a fresh runner for one submission."""
+    """One warm worker process; ``spawn`` gives a fresh runner for one submission.
 
-    def __init__(self, runtime: str, isolation: str = "limits"):
+    ``compact`` is for a zygote that will fork many runners (a batch worker's): its memory is
+    backed by huge pages first, which makes each fork cheaper (see :mod:`hugepages`; a forked
+    zygote gets the malloc half of that from its batch worker's environment).
+    """
+
+    def __init__(self, runtime: str, isolation: str = "limits", compact: bool = False):
         self.runtime, self.isolation = runtime, isolation
         self.process = None
         if isolation == "full":  # a fresh interpreter under bubblewrap, not a fork of the grader
             from grader.worker import bwrap
 
-            self.process, self.sock = bwrap.start_zygote(runtime, isolation)
+            self.process, self.sock = bwrap.start_zygote(runtime, isolation, huge_pages=compact)
             self.pid = self.process.pid
+            if compact:
+                self.request({"op": "compact"})
             return
         self.sock, child = socket.socketpair()
         zygote.preload(runtime)  # warm imports happen once, here, and are inherited by fork
+        if compact:  # here, while this memory is still ours alone: cheap, and the fork inherits it
+            hugepages.collapse()
         sys.stdout.flush()
         sys.stderr.flush()
         pid = os.fork()

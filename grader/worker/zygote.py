@@ -8,6 +8,8 @@ It answers a control socket:
   put it in its own session, apply the limits, import the learner's file; reply ``{"pid": n}``.
 * ``kill``: SIGKILL the runner's whole process group, reap it, remove its temporary folder;
   reply how it ended.
+* ``compact``: back the zygote's memory with huge pages (see :mod:`hugepages`), for a zygote
+  started under bubblewrap that will fork many runners; reply ``{"huge_mib": n}``.
 * ``exit``.
 
 Threads: the zygote must stay single-threaded and never run a parallel torch op, or a forked
@@ -25,7 +27,7 @@ import tempfile
 from typing import Any
 
 from grader import torch_startup
-from grader.worker import protocol, sandbox
+from grader.worker import hugepages, protocol, sandbox
 
 PRELOADS = {"numpy": ("numpy",), "torch": ("numpy", "torch"), "data": ()}
 
@@ -94,6 +96,7 @@ def serve(sock: socket.socket, runtime: str, isolation: str) -> None:
     preload(runtime)
     sandbox.harden_zygote()
     workdirs: dict[int, str] = {}
+    probes_code: dict[str, Any] = {}  # probe helpers compiled here once, inherited by each runner
     while True:
         message = recv_message(sock)
         if message is None or message[0].get("op") == "exit":
@@ -101,16 +104,24 @@ def serve(sock: socket.socket, runtime: str, isolation: str) -> None:
         header, fds = message
         op = header.get("op")
         if op == "spawn":
+            probes = header.get("probes")
+            code = None
+            if isinstance(probes, str):
+                if probes not in probes_code:
+                    probes_code[probes] = _compile_probes(probes)
+                code = probes_code[probes]
             workdir = tempfile.mkdtemp(prefix="grader-run-")
             sys.stdout.flush()
             sys.stderr.flush()
             pid = os.fork()
             if pid == 0:
-                _runner_main(sock, header, fds, workdir, isolation)  # never returns
+                _runner_main(sock, header, fds, workdir, isolation, code)  # never returns
             for fd in fds:
                 os.close(fd)
             workdirs[pid] = workdir
             send_message(sock, {"pid": pid})
+        elif op == "compact":
+            send_message(sock, {"huge_mib": hugepages.collapse()})
         elif op == "kill":
             pid = int(header["pid"])
             send_message(sock, _kill_and_reap(pid))
@@ -146,8 +157,18 @@ def _kill_and_reap(pid: int) -> dict[str, Any]:
     }
 
 
+def _compile_probes(source: str) -> Any:
+    """Compile trusted probe helpers; None if they do not compile (the runner then reports it)."""
+    from grader.worker import runner
+
+    try:
+        return runner.compile_probes(source)
+    except (SyntaxError, ValueError):
+        return None
+
+
 def _runner_main(
-    sock: socket.socket, header: dict[str, Any], fds: list[int], workdir: str, isolation: str
+    sock: socket.socket, header: dict[str, Any], fds: list[int], workdir: str, isolation: str, probes_code: Any
 ) -> None:
     """In the forked child: set up stdio, limits and the sandbox, then serve the learner's calls."""
     status = 0
@@ -177,7 +198,7 @@ def _runner_main(
         sandbox.enter_runner(header.get("limits", {}), isolation, workdir)
         from grader.worker import runner
 
-        learner = runner.Runner(header["source"], header["filename"], header.get("probes"))
+        learner = runner.Runner(header["source"], header["filename"], header.get("probes"), probes_code)
         runner.serve(learner, req_fd, res_fd)
     except BaseException:  # noqa: BLE001 - nothing may escape a forked child
         status = 70
