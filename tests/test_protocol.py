@@ -50,6 +50,19 @@ def test_ndarray_subclass_crosses_as_plain_array() -> None:
     assert type(got) is np.ndarray
 
 
+def test_an_array_sent_twice_is_written_once_and_arrives_as_two() -> None:
+    """Shared inputs (one weight tensor in several cases) cost one blob, yet a callee that changes
+    one copy in place cannot change the other."""
+    weight = np.arange(6.0).reshape(2, 3)
+    tree, blobs = protocol.encode({"a": weight, "b": [weight, weight.copy()]})
+    assert len(blobs) == 2
+    got = protocol.decode(tree, blobs)
+    first, (second, third) = got["a"], got["b"]
+    first += 100
+    assert np.array_equal(second, weight) and np.array_equal(third, weight)
+    assert second is not third
+
+
 def test_object_arrays_never_cross() -> None:
     got = roundtrip(np.array([object()], dtype=object))
     assert isinstance(got, protocol.Opaque)

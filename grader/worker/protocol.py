@@ -184,11 +184,16 @@ def _load_npy(blob: bytes) -> np.ndarray:
 
 
 class Encoder:
-    """Turns values into a JSON tree plus blobs. ``keep`` stores unknown objects as refs."""
+    """Turns values into a JSON tree plus blobs. ``keep`` stores unknown objects as refs.
+
+    An array or tensor object met twice in one message is written once: both tags name the same
+    blob (the decoder still builds a separate array for each, so nothing is shared on arrival).
+    """
 
     def __init__(self, store: dict[int, Any] | None = None):
         self.blobs: list[bytes] = []
         self.store = store
+        self._written: dict[int, tuple[Any, dict[str, Any]]] = {}  # id -> (the object, kept alive; its tag)
 
     def encode(self, value: Any, depth: int = 0) -> Any:
         if depth > MAX_DEPTH:
@@ -210,16 +215,13 @@ class Encoder:
                     raise ProtocolError(f"dict key of type {type(k).__name__} cannot cross")
                 items.append([k, self.encode(v, depth + 1)])
             return {"$": "dict", "items": items}
-        if isinstance(value, np.ndarray) or isinstance(value, np.generic):
-            array = np.asarray(value)
-            if type(array) is not np.ndarray:
-                array = np.array(array, copy=True).view(np.ndarray)
-            if array.dtype.kind not in _ALLOWED_KINDS:
-                return {"$": "object", "type": f"ndarray[{array.dtype}]"}
-            return {"$": "nd", "blob": self._blob(array), "scalar": isinstance(value, np.generic)}
-        tensor_tag = self._encode_tensor(value)
-        if tensor_tag is not None:
-            return tensor_tag
+        written = self._written.get(id(value))
+        if written is not None and written[0] is value:
+            return written[1]
+        tag = self._encode_array(value)
+        if tag is not None:
+            self._written[id(value)] = (value, tag)
+            return tag
         if isinstance(value, Ref):
             return {"$": "ref", "id": value.id, "type": value.type}
         if self.store is not None:
@@ -227,6 +229,17 @@ class Encoder:
             self.store[ref_id] = value
             return {"$": "ref", "id": ref_id, "type": type(value).__name__}
         return {"$": "object", "type": type(value).__name__}
+
+    def _encode_array(self, value: Any) -> dict[str, Any] | None:
+        """The tag of an ndarray, numpy scalar or tensor; None for anything else."""
+        if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+            array = np.asarray(value)
+            if type(array) is not np.ndarray:
+                array = np.array(array, copy=True).view(np.ndarray)
+            if array.dtype.kind not in _ALLOWED_KINDS:
+                return {"$": "object", "type": f"ndarray[{array.dtype}]"}
+            return {"$": "nd", "blob": self._blob(array), "scalar": isinstance(value, np.generic)}
+        return self._encode_tensor(value)
 
     def _blob(self, array: np.ndarray) -> int:
         self.blobs.append(_npy_bytes(array))
@@ -238,6 +251,8 @@ class Encoder:
             return None
         tensor = value.detach()
         dtype = str(tensor.dtype).removeprefix("torch.")
+        if tensor.is_cpu and tensor.dtype != torch.bfloat16 and not (tensor.is_conj() or tensor.is_neg()):
+            return {"$": "tensor", "dtype": dtype, "device": "cpu", "blob": self._blob(tensor.numpy())}  # the usual case
         tag: dict[str, Any] = {"$": "tensor", "dtype": dtype, "device": tensor.device.type}
         if tensor.device.type == "meta":
             tag["shape"] = list(tensor.shape)
