@@ -71,6 +71,36 @@ def test_learner_asking_for_64_threads_still_runs_on_one() -> None:
     assert threads == 1
 
 
+def test_a_learner_that_closes_its_output_does_not_make_the_grader_spin(monkeypatch) -> None:
+    """With stdout and stderr closed, the capture pipe reads EOF forever; the grader must stop
+    watching it rather than wake up for it again and again while the learner computes."""
+    from grader.worker.session import RunnerProcess
+
+    wakeups = []
+    drain = RunnerProcess._drain_output
+    monkeypatch.setattr(RunnerProcess, "_drain_output", lambda self: (wakeups.append(1), drain(self))[1])
+    source = (
+        "import os, time\n"
+        "def close_and_work():\n"
+        "    os.close(1)\n"
+        "    os.close(2)\n"
+        "    end = time.monotonic() + 0.5\n"
+        "    while time.monotonic() < end:\n"
+        "        pass\n"
+        "    return 7\n"
+    )
+    limits = {"timeout_s": 20, "memory_mb": 1024, "output_kb": 64, "cpu_s": 30}
+    with Zygote("numpy", "limits") as zygote:
+        runner = zygote.spawn(source, "closer.py", None, limits)
+        try:
+            assert runner.wait_ready(time.monotonic() + 20).header.get("ok")
+            wakeups.clear()
+            assert call_entry(runner, "close_and_work") == 7
+        finally:
+            runner.kill()
+    assert len(wakeups) < 20, f"the grader woke {len(wakeups)} times for a closed pipe"
+
+
 HANGING_FORWARD = '''
 import torch
 from torch import nn

@@ -171,6 +171,9 @@ class RunnerProcess:
         self.exit_info: dict[str, Any] | None = None
         os.set_blocking(res_r, False)
         os.set_blocking(out_r, False)
+        self.selector = selectors.DefaultSelector()  # one for the runner's life: a call makes no new epoll
+        self.selector.register(res_r, selectors.EVENT_READ, "res")
+        self.selector.register(out_r, selectors.EVENT_READ, "out")
 
     # -- calls ---------------------------------------------------------------------------
 
@@ -185,31 +188,28 @@ class RunnerProcess:
         return self._receive(deadline)
 
     def _receive(self, deadline: float) -> Reply:
-        with selectors.DefaultSelector() as sel:
-            sel.register(self.res_r, selectors.EVENT_READ, "res")
-            sel.register(self.out_r, selectors.EVENT_READ, "out")
-            while True:
-                frame = self.reader.pop()
-                if frame is not None:
+        while True:
+            frame = self.reader.pop()
+            if frame is not None:
+                self._drain_output()
+                return Reply(*frame)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self._drain_output()
+                self.kill()
+                raise RunnerTimeout("deadline passed")
+            for key, _ in self.selector.select(remaining):
+                if key.data == "out":
                     self._drain_output()
-                    return Reply(*frame)
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
+                    continue
+                try:
+                    chunk = os.read(self.res_r, 1 << 20)
+                except BlockingIOError:
+                    continue
+                if not chunk:
                     self._drain_output()
-                    self.kill()
-                    raise RunnerTimeout("deadline passed")
-                for key, _ in sel.select(remaining):
-                    if key.data == "out":
-                        self._drain_output()
-                        continue
-                    try:
-                        chunk = os.read(self.res_r, 1 << 20)
-                    except BlockingIOError:
-                        continue
-                    if not chunk:
-                        self._drain_output()
-                        self._died()
-                    self.reader.feed(chunk)
+                    self._died()
+                self.reader.feed(chunk)
 
     def _drain_output(self) -> None:
         while True:
@@ -217,7 +217,9 @@ class RunnerProcess:
                 chunk = os.read(self.out_r, 1 << 16)
             except (BlockingIOError, OSError):
                 return
-            if not chunk:
+            if not chunk:  # the learner closed its stdout and stderr: stop watching them
+                if self.exit_info is None and self.out_r in self.selector.get_map():
+                    self.selector.unregister(self.out_r)
                 return
             self.output_total += len(chunk)
             room = self.output_keep - len(self.output)
@@ -251,6 +253,7 @@ class RunnerProcess:
                 self.exit_info = self.owner.request({"op": "kill", "pid": self.pid})
             except (OSError, WorkerError):
                 self.exit_info = {"exit": None, "signal": None}
+            self.selector.close()
             for fd in (self.req_w, self.res_r, self.out_r):
                 try:
                     os.close(fd)
