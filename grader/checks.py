@@ -24,7 +24,6 @@ Check code runs in the grader's (trusted) process. Every learner call goes throu
 from __future__ import annotations
 
 import functools
-
 import zlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, NoReturn

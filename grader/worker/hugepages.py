@@ -4,7 +4,7 @@ A torch zygote holds about 180 MiB of private memory (libtorch's operator tables
 modules' objects). ``fork`` copies one page-table entry per 4 KiB page of it and the runner's exit
 tears them down again: about 5 ms per runner, for a runner that often needs less than that to
 grade. With that memory in 2 MiB huge pages, fork copies one entry where it copied 512, and
-fork + exit of a torch process drops from about 4.8 ms to 2.2 ms
+fork + exit of a torch process drops from about 4.7 ms to 2.2 ms
 (``benchmarks/bench_hugepages.py``). A runner that writes to a huge page still gets its own 4 KiB
 copy (the kernel splits the mapping in the child only), so isolation is unchanged.
 

@@ -252,7 +252,8 @@ class Encoder:
         tensor = value.detach()
         dtype = str(tensor.dtype).removeprefix("torch.")
         if tensor.is_cpu and tensor.dtype != torch.bfloat16 and not (tensor.is_conj() or tensor.is_neg()):
-            return {"$": "tensor", "dtype": dtype, "device": "cpu", "blob": self._blob(tensor.numpy())}  # the usual case
+            # the usual case: a plain CPU tensor is already what numpy can read
+            return {"$": "tensor", "dtype": dtype, "device": "cpu", "blob": self._blob(tensor.numpy())}
         tag: dict[str, Any] = {"$": "tensor", "dtype": dtype, "device": tensor.device.type}
         if tensor.device.type == "meta":
             tag["shape"] = list(tensor.shape)
