@@ -12,6 +12,10 @@ the same number of processes in parallel. Prints, from this one run:
 * the scheduler's peak RSS for each class size in ``--memory`` (flat = it does not hold results);
 * where the time goes: grading time per problem and the slowest checks, from results.jsonl.
 
+Both sides must do their work: ``grade batch`` must grade every submission and each baseline
+``pytest`` must run all of its student's tests (its summary line says so); otherwise the
+benchmark stops without a ratio (benchmarks/measure.py).
+
 A student is one "submission": a folder with files for every problem the generator gave them.
 """
 
@@ -20,7 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
+import re
 import sys
 import tempfile
 import time
@@ -31,6 +35,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from make_class import make_class  # noqa: E402
+from measure import Measured, run  # noqa: E402
+
+from grader.bank import ProblemBank  # noqa: E402  (make_class put the repository on sys.path)
 
 SCHEDULER = """
 import json, resource, sys
@@ -42,46 +49,58 @@ print(json.dumps({"maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrs
 """
 
 
-def run_measured(cmd: list[str], env: dict | None = None, timeout: float | None = None) -> tuple[float, float, str]:
-    """(wall s, CPU s of the whole process tree, stdout) of one command."""
-    started = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 9)
-        out, _ = proc.communicate()
-    _pid, _status, usage = os.wait4(proc.pid, 0) if proc.returncode is None else (0, 0, None)
-    wall = time.perf_counter() - started
-    cpu = (usage.ru_utime + usage.ru_stime) if usage else 0.0
-    return wall, cpu, out.decode(errors="replace")
-
-
 def ours(subs: Path, out: Path, jobs: int, sandbox: str = "limits") -> dict:
-    before = os.times()
-    wall, _, stdout = run_measured([sys.executable, "-c", SCHEDULER, str(subs), str(out), str(jobs), sandbox])
-    after = os.times()
-    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
-    return {"wall_s": wall, "cpu_s": cpu, **json.loads(stdout.strip().splitlines()[-1])}
+    """Grade the class with ``grade batch`` (in a fresh process); it must grade every submission."""
+    expected = sum(len(got) for got in json.loads((subs / "class.json").read_text())["students"].values())
+
+    def graded_all(done: Measured) -> str | None:
+        lines = done.stdout.strip().splitlines()
+        summary = json.loads(lines[-1]) if lines and lines[-1].startswith("{") else {}
+        if summary.get("results") != expected:
+            return f"graded {summary.get('results', 'no')} of the class's {expected} submissions"
+        return None
+
+    done = run([sys.executable, "-c", SCHEDULER, str(subs), str(out), str(jobs), sandbox],
+               what="grade batch", cwd=ROOT, expect=graded_all)
+    return {"wall_s": done.wall_s, "cpu_s": done.cpu_s, **json.loads(done.stdout.strip().splitlines()[-1])}
 
 
-def baseline(folders: list[Path], jobs: int) -> dict:
+def pytest_ran(expected: int):
+    """An ``expect`` for one baseline run: pytest's summary line shows all ``expected`` tests run.
+
+    Exit status 1 means "some tests failed" (a student's mistakes) but also "No module named
+    pytest", so the status alone proves nothing: the summary line does.
+    """
+
+    def check(done: Measured) -> str | None:
+        tail = done.stdout.strip().splitlines()[-1:] or [""]
+        counts = {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed|errors?)", tail[0])}
+        ran = counts.get("passed", 0) + counts.get("failed", 0)
+        if ran != expected or counts.get("error") or counts.get("errors"):
+            return f"ran {ran} of the student's {expected} hidden tests ({tail[0] or 'no pytest summary'})"
+        return None
+
+    return check
+
+
+def baseline(subs: Path, folders: list[Path], jobs: int) -> dict:
     test_file = ROOT / "benchmarks" / "baseline" / "test_hidden.py"
-    before = os.times()
+    students = json.loads((subs / "class.json").read_text())["students"]
+    bank = ProblemBank()
+    checks = {p.name: len(p.spec.checks) for p in bank}
 
-    def one(folder: Path) -> float:
+    def one(folder: Path) -> Measured:
         env = {**os.environ, "BASELINE_SUBMISSION": str(folder)}
         cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)]
-        return run_measured(cmd, env=env, timeout=600)[0]
+        expected = sum(checks[problem] for problem in students[folder.name])
+        return run(cmd, what=f"the baseline on {folder.name}", cwd=ROOT, env=env, timeout=600, ok=(0, 1),
+                   expect=pytest_ran(expected))
 
     started = time.perf_counter()
     with ThreadPoolExecutor(jobs) as pool:
-        list(pool.map(one, folders))
+        runs = list(pool.map(one, folders))
     wall = time.perf_counter() - started
-    after = os.times()
-    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
-    return {"wall_s": wall, "cpu_s": cpu, "students": len(folders)}
+    return {"wall_s": wall, "cpu_s": sum(r.cpu_s for r in runs), "students": len(folders)}
 
 
 def profile(results: Path) -> list[str]:
@@ -110,6 +129,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--memory", default="50,200", help="class sizes for the scheduler-RSS check ('' to skip)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--problems", default="", help="comma-separated problem names (default: all)")
     parser.add_argument("--sandbox", default="limits", choices=("limits", "full", "none"),
                         help="isolation of the batch (CPU is only fully counted at limits: bubblewrap's pid "
                              "namespace hides the sandboxed processes' CPU time from rusage)")
@@ -118,11 +138,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         subs = tmp_path / "class"
-        make_class(subs, args.students, seed=args.seed, broken=False)
+        problems = [p for p in args.problems.split(",") if p] or None
+        make_class(subs, args.students, seed=args.seed, problems=problems, broken=False)
         ours_run = ours(subs, tmp_path / "out", args.jobs, args.sandbox)
         folders = sorted(p for p in subs.iterdir() if p.is_dir())
         sample = folders if args.baseline_sample in (0, None) else folders[: args.baseline_sample]
-        base = baseline(sample, args.jobs)
+        base = baseline(subs, sample, args.jobs)
         ours_rate = ours_run["students"] / ours_run["wall_s"]
         base_rate = base["students"] / base["wall_s"]
         print(f"sandbox: {args.sandbox}")
@@ -140,8 +161,8 @@ def main() -> None:
         for n in sizes:
             small = tmp_path / f"mem{n}"
             make_class(small, n, seed=args.seed + 1, broken=False, problems=["self_attention"])
-            run = ours(small, tmp_path / f"mem{n}-out", args.jobs)
-            print(f"scheduler peak RSS, {n:5d} students: {run['maxrss_kb'] / 1024:6.1f} MiB")
+            mem_run = ours(small, tmp_path / f"mem{n}-out", args.jobs)
+            print(f"scheduler peak RSS, {n:5d} students: {mem_run['maxrss_kb'] / 1024:6.1f} MiB")
 
 
 if __name__ == "__main__":

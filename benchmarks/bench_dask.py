@@ -16,7 +16,8 @@ Makes the synthetic class (benchmarks/make_class.py; every problem in the bank u
 
 Prints the results' equality (grades.csv byte for byte), both throughputs and their ratio, the
 worker-seconds per result (wall x workers / results: what a projection multiplies), and the
-overhead per submission. Needs the dask extra (``pip install ".[dask]"``). Timings vary with
+overhead per submission. Both batches must grade every submission alike, or the benchmark stops
+without a ratio (benchmarks/measure.py). Needs the dask extra (``pip install ".[dask]"``). Timings vary with
 the machine's load; compare the two rows of one run, not runs on different machines.
 """
 
@@ -34,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT))
 from make_class import make_class  # noqa: E402
+from measure import require  # noqa: E402
 
 import grader  # noqa: E402, F401  (single-threaded numpy/torch before anything imports them)
 from grader.bank import ProblemBank  # noqa: E402
@@ -77,9 +79,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         subs = tmp_path / "class"
-        make_class(subs, args.students, seed=args.seed, problems=problems, broken=False)
+        manifest = make_class(subs, args.students, seed=args.seed, problems=problems, broken=False)
+        expected = sum(len(got) for got in manifest["students"].values())
         local_wall, results = timed_batch(
             BatchOptions(subs, tmp_path / "local", problems=problems, jobs=args.workers))
+        require(results == expected, f"grade batch --jobs graded {results} of the class's {expected} submissions")
 
         started = time.perf_counter()
         cluster = distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
@@ -93,20 +97,26 @@ def main() -> None:
 
             jobs = echo_jobs(subs, problems)
             executor = DaskExecutor(cluster.scheduler_address, {"isolation": "limits"}, task="echo")
+            echoed: list[int] = []
             echo_started = time.perf_counter()
-            executor.run(iter(jobs), lambda job, reply: None)
+            executor.run(iter(jobs), lambda job, reply: echoed.append(job.id))
             echo_wall = time.perf_counter() - echo_started
             executor.close()
+            require(len(echoed) == len(jobs), f"the echo task answered {len(echoed)} of {len(jobs)} jobs")
 
             ids = [json.dumps({"id": i}) for i in range(len(jobs))]  # bare tasks: tiny payloads, one map
             bare_started = time.perf_counter()
-            client.gather(client.map(dask_worker.echo, ["{}"] * len(ids), ids, pure=False))
+            bare = client.gather(client.map(dask_worker.echo, ["{}"] * len(ids), ids, pure=False))
             bare_wall = time.perf_counter() - bare_started
+            require(len(bare) == len(ids), f"{len(bare)} of {len(ids)} bare tasks answered")
         finally:
             client.close()
             cluster.close()
 
         same = (tmp_path / "local" / "grades.csv").read_bytes() == (tmp_path / "dask" / "grades.csv").read_bytes()
+        require(dask_results == results and same,
+                f"the Dask batch differs from the local one ({dask_results} results against {results}, "
+                f"grades.csv identical: {same})")
         print(f"class: {args.students} students, {results} results ({dask_results} on Dask), "
               f"problems: {args.problems or 'all'}, {args.workers} workers, seed {args.seed}, {os.cpu_count()} cores")
         print(f"grades.csv identical: {same}")

@@ -15,6 +15,8 @@ set before the interpreter starts) and prints, as medians over ``--repeat`` proc
 
 Configurations: plain; malloc tunable only (``GLIBC_TUNABLES=glibc.malloc.hugetlb=1``); tunable
 and ``MADV_COLLAPSE`` (what a batch worker does). Ratios are against plain, in the same run.
+A probe that fails (its runner did not start, no result line) stops the benchmark without a
+ratio (benchmarks/measure.py).
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
+
+from measure import run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -65,7 +68,8 @@ zygote = Zygote("torch", "limits", compact=collapse)
 limits = {"timeout_s": 20, "memory_mb": 1024, "output_kb": 64, "cpu_s": 30}
 def one():
     runner = zygote.spawn("x = 1\n", "trivial.py", None, limits)
-    runner.wait_ready(time.monotonic() + 20)
+    if not runner.wait_ready(time.monotonic() + 20).header.get("ok"):
+        sys.exit("the trivial runner did not import its file")
     runner.kill()
 for _ in range(3):
     one()
@@ -96,10 +100,8 @@ def main() -> None:
     for _ in range(args.repeat):  # interleaved, so drift on a noisy machine hits every config alike
         for name, (extra_env, collapse) in CONFIGS.items():
             env = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"} | extra_env
-            out = subprocess.run(
-                [sys.executable, "-c", PROBE, str(args.forks), str(args.spawns), "1" if collapse else "0"],
-                cwd=ROOT, env=env, capture_output=True, text=True, check=True,
-            ).stdout
+            out = run([sys.executable, "-c", PROBE, str(args.forks), str(args.spawns), "1" if collapse else "0"],
+                      what=f"the {name!r} probe", cwd=ROOT, env=env, expect=r'"fork\+exit"').stdout
             for key, value in json.loads(out.strip().splitlines()[-1]).items():
                 rows.setdefault(name, {}).setdefault(key, []).append(value)
     plain = {k: statistics.median(v) for k, v in rows["plain"].items()}

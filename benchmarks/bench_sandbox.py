@@ -3,7 +3,8 @@
 Runs the real CLI on the reference solution (full marks, every check runs) N times per mode,
 interleaved, and prints the median wall time of each mode as a ratio to ``--sandbox none`` and to
 ``python -c "import numpy"`` (the issue-2 yardstick). Timings vary by machine; the ratios are
-what to compare. Usage::
+what to compare. A mode that cannot run here (no bubblewrap for ``full``) or a grade below full
+marks stops the benchmark without a ratio (benchmarks/measure.py). Usage::
 
     python benchmarks/bench_sandbox.py [--runs 15] [--problem self_attention]
 """
@@ -13,22 +14,18 @@ from __future__ import annotations
 import argparse
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from measure import run
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def wall(cmd: list[str], cwd: Path) -> float:
-    started = time.perf_counter()
-    done = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    elapsed = time.perf_counter() - started
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"{' '.join(cmd)} failed: {done.stderr.decode()[-500:]}")
-    return elapsed
+def wall(name: str, cmd: list[str], cwd: Path) -> float:
+    """Seconds of one run; the reference must get full marks (exit 0) under the mode asked for."""
+    return run(cmd, what=name, cwd=cwd).wall_s
 
 
 def main() -> None:
@@ -45,12 +42,12 @@ def main() -> None:
             "import numpy": [sys.executable, "-c", "import numpy"],
             **{f"--sandbox {m}": [*grade, "--sandbox", m] for m in ("none", "limits", "full", "auto")},
         }
-        for cmd in commands.values():  # warm the page cache
-            wall(cmd, work)
+        for name, cmd in commands.items():  # warm the page cache
+            wall(name, cmd, work)
         times: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(args.runs):
             for name, cmd in commands.items():
-                times[name].append(wall(cmd, work))
+                times[name].append(wall(name, cmd, work))
     median = {name: statistics.median(t) for name, t in times.items()}
     print(f"{args.problem}, reference solution, median of {args.runs} interleaved runs")
     print(f"{'command':<18} {'median s':>9} {'vs none':>8} {'vs import numpy':>16}")

@@ -10,6 +10,8 @@ spends on it (``perf_counter`` inside the child) and of each child's whole CPU t
   runners did before ``seccomp.program()``);
 * ``precompiled``: ``seccomp.install()``: write the pid into the program compiled once before
   the fork, then two ``prctl`` calls.
+
+A child that cannot enter its filter stops the benchmark without a ratio (benchmarks/measure.py).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import os
 import statistics
 import struct
 import time
+
+from measure import require
 
 import grader  # noqa: F401  (single-threaded environment before numpy/torch load)
 from grader.worker import seccomp, zygote
@@ -50,14 +54,21 @@ def one_child(how: str) -> tuple[float, float]:
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:
-        started = time.perf_counter()
-        (load_per_runner if how == "per runner" else seccomp.install)()
-        os.write(write_end, struct.pack("d", time.perf_counter() - started))
-        os._exit(0)
+        code = 1
+        try:
+            started = time.perf_counter()
+            (load_per_runner if how == "per runner" else seccomp.install)()
+            os.write(write_end, struct.pack("d", time.perf_counter() - started))
+            code = 0
+        finally:
+            os._exit(code)  # never return into the parent's loop
     os.close(write_end)
-    inside = struct.unpack("d", os.read(read_end, 8))[0]
+    reply = os.read(read_end, 8)
     os.close(read_end)
-    _, _, usage = os.wait4(pid, 0)
+    _, status, usage = os.wait4(pid, 0)
+    require(len(reply) == 8 and os.waitstatus_to_exitcode(status) == 0,
+            f"a child could not enter the filter {how!r} (exit status {os.waitstatus_to_exitcode(status)})")
+    inside = struct.unpack("d", reply)[0]
     return inside * 1000, (usage.ru_utime + usage.ru_stime) * 1000
 
 

@@ -9,37 +9,23 @@ compared, by wall time and by CPU time of the whole process tree (steadier on a 
 
 A third command, `import torch, torch._dynamo`, is what the meta-device checks would cost if torch
 were left to import torch._dynamo on its first meta-device op (grader/torch_startup.py defers it).
-The last line says where one grading run spends its time (--format json).
+The last line says where one grading run spends its time (--format json). Every run must
+succeed (the grade at full marks), or the benchmark stops without a ratio (benchmarks/measure.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import resource
+import shlex
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
+from measure import run
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def cpu_of_children() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def run(cmd: list[str], cwd: str) -> tuple[float, float, bytes]:
-    """(wall s, CPU s of the whole process tree, stdout) of one command."""
-    cpu_before, started = cpu_of_children(), time.perf_counter()
-    done = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    elapsed, cpu = time.perf_counter() - started, cpu_of_children() - cpu_before
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.decode()[-500:]}")
-    return elapsed, cpu, done.stdout
 
 
 def main() -> None:
@@ -61,13 +47,14 @@ def main() -> None:
     cpus: dict[str, list[float]] = {name: [] for name in commands}
     with tempfile.TemporaryDirectory() as cwd:
         for cmd in commands.values():  # warm the OS file cache once
-            run(cmd, cwd)
-        for _ in range(args.repeat):
+            run(cmd, what=shlex.join(cmd[1:]), cwd=cwd)
+        for _ in range(args.repeat):  # exit 0: the import worked, the grade gave full marks
             for name, cmd in commands.items():
-                elapsed, cpu, _ = run(cmd, cwd)
-                times[name].append(elapsed)
-                cpus[name].append(cpu)
-        _, _, out = run([*commands[f"grade {args.problem}"], "--format", "json"], cwd)
+                done = run(cmd, what=name, cwd=cwd)
+                times[name].append(done.wall_s)
+                cpus[name].append(done.cpu_s)
+        out = run([*commands[f"grade {args.problem}"], "--format", "json"], what="grade --format json",
+                  cwd=cwd).stdout
     medians = {name: statistics.median(values) for name, values in times.items()}
     cpu_medians = {name: statistics.median(values) for name, values in cpus.items()}
     for name, median in medians.items():

@@ -33,6 +33,8 @@ import sys
 import time
 from pathlib import Path
 
+from measure import require
+
 import grader  # noqa: F401  (single-threaded environment before numpy/torch load)
 from grader import engine
 from grader.bank import ProblemBank
@@ -74,8 +76,8 @@ def measure(problem, path: Path, zygote: Zygote | None, repeat: int, warmup: int
         w1, g1 = time.perf_counter(), self_cpu()
         r1 = zygote_cpu(zygote.pid) if zygote else 0.0
         f1 = zygote_faults(zygote.pid) if zygote else 0
-        if result.score != result.max_score:
-            raise SystemExit(f"{problem.name}: the reference scored {result.score}/{result.max_score}")
+        require(result.score == result.max_score,
+                f"{problem.name}: the reference scored {result.score}/{result.max_score}, not full marks")
         if i >= warmup:
             grader_cpu.append(g1 - g0)
             runner_cpu.append(r1 - r0)

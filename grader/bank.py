@@ -14,6 +14,7 @@ from functools import cached_property
 from pathlib import Path
 
 from grader.errors import ProblemBankError, UnknownProblem
+from grader.messages import text
 from grader.spec import ProblemSpec, load_spec
 
 #: Environment variable naming extra bank folders, separated by os.pathsep.
@@ -39,7 +40,17 @@ class Problem:
 
     @property
     def stub_file(self) -> Path:
+        """The starter file, commented in English (the default language)."""
         return self.folder / self.spec.learner_file
+
+    def stub_for(self, lang: str) -> Path:
+        """The starter file commented in ``lang``: ``problems/<id>/<lang>/<learner_file>``, the same code.
+
+        Until every bundled problem has one, a missing translation gives the English stub
+        (tests/test_i18n.py lists the problems still missing theirs).
+        """
+        translated = self.folder / lang / self.spec.learner_file
+        return translated if lang != "en" and translated.is_file() else self.stub_file
 
     @property
     def checks_file(self) -> Path:
@@ -52,7 +63,7 @@ class Problem:
             needed.append(self.checks_file)
         for path in needed:
             if not path.is_file():
-                raise ProblemBankError(f"problem {self.name!r}: missing {path}")
+                raise ProblemBankError(text("error.problem_file_missing", name=self.name, path=path))
 
 
 def bundled_root() -> Path:
@@ -72,9 +83,7 @@ def bank_roots(extra: list[Path] | tuple[Path, ...] = ()) -> list[Path]:
     roots += [Path(p) for p in extra]
     for root in roots[1:]:
         if not (root / "problems").is_dir():
-            raise ProblemBankError(
-                f"problem bank {root}: no problems/ folder in it (a bank holds problems/ and reference/)"
-            )
+            raise ProblemBankError(text("error.not_a_bank", root=root))
     return roots
 
 

@@ -8,6 +8,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from grader.bank import Problem, ProblemBank
+from grader.i18n import current
+from grader.messages import t
+from grader.render import terminal
+from grader.render.feedback import points
 
 
 @dataclass(frozen=True)
@@ -21,50 +25,101 @@ class ProblemRow:
     present: bool
 
 
-def list_problems(bank: ProblemBank, folder: Path) -> list[ProblemRow]:
+def list_problems(bank: ProblemBank, folder: Path, lang: str | None = None) -> list[ProblemRow]:
+    """One row per problem, its title in ``lang`` (ids and difficulty stay English: JSON reads them)."""
     rows = []
     for problem in bank:
         spec = problem.spec
         rows.append(
             ProblemRow(
-                spec.id, spec.title, spec.difficulty, spec.max_score, len(spec.checks),
+                spec.id, spec.title.get(lang), spec.difficulty, spec.max_score, len(spec.checks),
                 spec.learner_file, (folder / spec.learner_file).is_file(),
             )
         )
     return rows
 
 
-def render_list(rows: list[ProblemRow], fmt: str) -> str:
+def render_list(rows: list[ProblemRow], fmt: str, lang: str | None = None) -> str:
+    """The bank as a table as wide as the terminal; below 110 columns, the Level column and the
+    per-row ``grade init`` hints give way to one line under the table (names are never cut)."""
     if fmt == "json":
         return json.dumps([asdict(r) for r in rows], indent=2, ensure_ascii=False)
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title="Problems", title_justify="left")
-    for column, justify in (("Problem", "left"), ("Title", "left"), ("Level", "left"), ("Points", "right"),
-                            ("File here", "left")):
-        table.add_column(column, justify=justify)
+    from grader.render import cjk
+
+    cjk.install()
+    lang = lang or current()
+    width = terminal.width()
+    wide = width >= 110
+    table = Table(title=t("list.title", lang), title_justify="left")
+    table.add_column(t("list.problem", lang), no_wrap=True, min_width=max((len(r.name) for r in rows), default=7))
+    table.add_column(t("list.name", lang), ratio=1, overflow="fold")
+    if wide:
+        table.add_column(t("list.level", lang))
+    table.add_column(t("list.points", lang), justify="right", no_wrap=True)
+    table.add_column(t("list.file_here" if wide else "list.here", lang), no_wrap=not wide)
     for r in rows:
-        present = f"[green]✓ {r.learner_file}[/]" if r.present else f"[dim]– grade init {r.name}[/]"
-        table.add_row(r.name, r.title, r.difficulty, f"{r.points:g}", present)
+        if wide:
+            present = f"[green]✓ {r.learner_file}[/]" if r.present else f"[dim]– grade init {r.name}[/]"
+            table.add_row(r.name, escape(r.title), t(f"level.{r.difficulty}", lang), points(r.points), present)
+        else:
+            table.add_row(r.name, escape(r.title), points(r.points), "[green]✓[/]" if r.present else "[dim]–[/]")
     buffer = io.StringIO()
-    Console(file=buffer, width=120, highlight=False).print(table)
+    console = Console(file=buffer, width=width, highlight=False)
+    console.print(table)
+    if not wide:
+        console.print(escape(t("list.narrow_key", lang)))
     return buffer.getvalue().rstrip("\n")
 
 
-def render_prompt(problem: Problem) -> str:
+def render_prompt(problem: Problem, lang: str | None = None) -> str:
     from rich.console import Console
     from rich.markdown import Markdown
+    from rich.markup import escape
 
+    from grader.render import cjk
+
+    cjk.install()
+    lang = lang or current()
     spec = problem.spec
     buffer = io.StringIO()
-    console = Console(file=buffer, width=100, highlight=False)
-    console.print(Markdown(spec.summary))
+    console = Console(file=buffer, width=min(terminal.width(), 100), highlight=False)  # prose reads best narrow
+    console.print(Markdown(spec.summary.get(lang)))
     console.print()
-    console.print(f"[bold]Checks[/] ({spec.max_score:g} points):")
+    console.print(f"[bold]{escape(t('show.checks', lang, points=f'{spec.max_score:g}'))}[/]")
     for check in spec.checks:
-        hidden = " [dim](hidden)[/]" if check.visibility == "hidden" else ""
-        console.print(f"  • {check.title} [dim]{check.points:g} pt[/]{hidden}")
+        hidden = f"[dim]{escape(t('table.hidden', lang))}[/]" if check.visibility == "hidden" else ""
+        worth = escape(t("show.check_points", lang, points=f"{check.points:g}"))
+        console.print(f"  • {escape(check.title.get(lang))} [dim]{worth}[/]{hidden}")
+    _print_figures(console, problem, lang)
     console.print()
-    console.print(f"Start with: [bold]grade init {spec.id}[/], edit {spec.learner_file}, then [bold]grade {spec.id}[/]")
+    console.print(t("show.start", lang, name=spec.id, file=spec.learner_file))
     return buffer.getvalue().rstrip("\n")
+
+
+def _print_figures(console, problem: Problem, lang: str) -> None:
+    """The reference's pictures of the figures marked ``show: true`` (public examples, no learner code)."""
+    shown = [f for f in problem.spec.figures if f.show]
+    if not shown:
+        return
+    import sys
+
+    from rich.text import Text as RichText
+
+    from grader import engine, figures
+    from grader.render import heatmap
+
+    registry, reference = engine.load_registry(problem), engine.load_reference(problem)
+    probes = engine.load_probes(problem)
+    unicode = heatmap.use_unicode(getattr(sys.stdout, "encoding", None))
+    console.print()
+    console.print(f"[bold]{t('show.figures', lang)}[/]")
+    for spec in shown:
+        figure = figures.reference_only(spec, registry, reference, probes)
+        heading = t("figure.heading_show", lang, title=figure.title)
+        console.print()
+        for line in heatmap.text_lines(figure, unicode=unicode, width=console.width, lang=lang, heading=heading):
+            console.print(RichText.assemble(*line))

@@ -19,6 +19,9 @@ so a wrong answer can be recognised from its outputs alone::
 
 Check code runs in the grader's (trusted) process. Every learner call goes through
 :meth:`CheckContext.call` to the sandboxed runner and comes back as plain data.
+
+What a check says to the learner is declared in both languages under ``messages:`` in the
+problem's spec.yaml and raised with ``ctx.fail(ctx.msg("id", name=value, ...))`` (docs/i18n.md).
 """
 
 from __future__ import annotations
@@ -26,13 +29,17 @@ from __future__ import annotations
 import functools
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, NoReturn
+from typing import Any, Callable, Iterator, Mapping, NoReturn
 
 import numpy as np
 
 from grader import compare
 from grader.compare import CheckFailed
+from grader.errors import ProblemBankError
+from grader.i18n import Text, as_text
+from grader.messages import text
 from grader.memo import Memo
+from grader.results import Review
 from grader.worker.protocol import Opaque, ProtocolError, Ref
 
 __all__ = ["CheckContext", "CheckFailed", "CheckRegistry", "LearnerRaised", "Opaque", "Ref"]
@@ -44,24 +51,28 @@ Hypothesis = Callable[..., Any]
 class LearnerRaised(Exception):
     """The learner's code raised an exception during a call (the check gets ``error``)."""
 
-    def __init__(self, entry: str, error: dict[str, Any]):
+    def __init__(self, entry: str | Text, error: dict[str, Any]):
         self.entry = entry
         self.type_name = _clean(error.get("type", "Exception"))
         self.mro = [_clean(n) for n in error.get("mro", [])]
         self.detail = _clean(error.get("message", ""))
         self.where = error.get("where") or None
         self.traceback = str(error.get("traceback", ""))
-        super().__init__(self.sentence())
+        super().__init__(self.sentence().en)
 
     def is_a(self, type_name: str) -> bool:
         return type_name in self.mro or type_name == self.type_name
 
-    def sentence(self) -> str:
-        at = ""
+    def sentence(self, detail: bool = True) -> Text:
+        """``f raised ValueError: detail at file, line 3`` in every language; without the detail (the
+        exception's own text, which could carry a hidden input) when ``detail`` is False."""
+        sentence = text("learner.raised", entry=self.entry, type=self.type_name)
+        if self.detail and detail:
+            sentence = sentence.join(text("learner.raised_detail", detail=self.detail), sep="")
         if self.where:
-            at = f" at {self.where.get('file')}, line {self.where.get('line')}"
-        detail = f": {self.detail}" if self.detail else ""
-        return f"{self.entry} raised {self.type_name}{detail}{at}"
+            at = text("learner.raised_at", file=self.where.get("file"), line=self.where.get("line"))
+            sentence = sentence.join(at, sep="")
+        return sentence
 
 
 class MissingEntryPoint(Exception):
@@ -74,6 +85,8 @@ class CheckRegistry:
 
     tests: dict[str, CheckFunction] = field(default_factory=dict)
     hypotheses: dict[str, list[tuple[str, Hypothesis]]] = field(default_factory=dict)
+    #: figure id -> ``fn(side)``: the matrix to draw for one side on a public example (grader/figures.py).
+    figures: dict[str, Callable[[Any], Any]] = field(default_factory=dict)
     #: Results of pure reference/oracle calls by argument values, shared by every grading (see ctx.memo).
     memo: Memo = field(default_factory=Memo, repr=False, compare=False)
 
@@ -95,6 +108,20 @@ class CheckRegistry:
 
         return register
 
+    def figure(self, figure_id: str) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
+        """Register ``fn(side)`` for figure ``figure_id`` of the spec: it builds a PUBLIC example from
+        ``side.rng`` (seeded by the figure id alone), runs it through ``side.call`` / ``side.probe``
+        and returns the 2-D matrix to draw. The same function draws the learner's side and the
+        reference's (see :mod:`grader.figures`)."""
+
+        def register(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+            if figure_id in self.figures:
+                raise ValueError(f"figure {figure_id!r} registered twice")
+            self.figures[figure_id] = fn
+            return fn
+
+        return register
+
     def mistake_ids(self) -> set[str]:
         return {m for pairs in self.hypotheses.values() for m, _ in pairs}
 
@@ -111,13 +138,17 @@ class CheckContext:
         registry: CheckRegistry,
         transport: Callable[[dict[str, Any], str], Any],
         submission_text: str | None = None,
+        messages: Mapping[str, Text] | None = None,
     ):
         self.check_id = check_id
+        self.messages = messages or {}
         self.seed = seed
         self.reference = reference
         self.registry = registry
         self.submission_text = submission_text
         self._transport = transport
+        self.reviewed: Review | None = None  # set by :meth:`review`
+        self.secrets: list[str] = []
 
     @functools.cached_property
     def rng(self) -> np.random.Generator:
@@ -212,26 +243,77 @@ class CheckContext:
 
     # -- judging ----------------------------------------------------------------------
 
-    def diagnose(self, entry: str, actual: Any, *args: Any, **kwargs: Any) -> str | None:
-        """The first registered mistake of ``entry`` whose output on these inputs equals ``actual``."""
+    def diagnose(
+        self, entry: str, actual: Any, *args: Any, tolerance: tuple[float, float] | None = None, **kwargs: Any
+    ) -> str | None:
+        """The first registered mistake of ``entry`` whose output on these inputs equals ``actual``.
+
+        ``tolerance`` is the ``(rtol, atol)`` a hypothesis must match within (by default
+        :func:`compare.matches`'s); a check that accepts rounding of its own (half precision,
+        angles in float32) passes its tolerance, so a mistake is named whatever the rounding.
+        """
+        rtol_atol = {} if tolerance is None else {"rtol": tolerance[0], "atol": tolerance[1]}
         for mistake_id, hypothesis in self.registry.hypotheses.get(entry, []):
             try:
                 expected = self.memo(hypothesis, self.reference, *args, **kwargs)
             except Exception:  # noqa: BLE001 - a hypothesis that cannot apply to these inputs
                 continue
-            if compare.matches(actual, expected):
+            if compare.matches(actual, expected, **rtol_atol):
                 return mistake_id
         return None
 
-    def fail(self, message: str, *, diagnosis: str | None = None, fraction: float = 0.0) -> NoReturn:
-        raise CheckFailed(message, diagnosis=diagnosis, fraction=fraction)
+    def msg(self, message_id: str, **params: Any) -> Text:
+        """Message ``message_id`` of the spec's ``messages:``, placeholders filled in every language.
+
+        A parameter may itself be Text (another ``ctx.msg``), taken in the same language.
+        """
+        template = self.messages.get(message_id)
+        if template is None:
+            raise ProblemBankError(f"check {self.check_id!r}: no message {message_id!r} under messages: in spec.yaml")
+        try:
+            return template.format(**params)
+        except (KeyError, IndexError) as err:
+            raise ProblemBankError(
+                f"check {self.check_id!r}: message {message_id!r} needs the parameter {err}"
+            ) from None
+
+    def review(self, confidence: float, why: Text | str, answer: str) -> None:
+        """Record how sure this check is of its verdict on a judged answer (free text), pass or fail."""
+        self.reviewed = Review(round(float(confidence), 3), as_text(why), answer)
+
+    def fail(
+        self,
+        message: Text | str,
+        *,
+        diagnosis: str | None = None,
+        fraction: float = 0.0,
+        reveal: Text | str | None = None,
+    ) -> NoReturn:
+        """Fail the check with ``message`` (a :meth:`msg`), naming a mistake and giving partial credit.
+
+        ``message`` is for the learner: it never states a hidden input or the expected answer;
+        ``reveal`` (the expected answer, its explanation) is shown only to instructors.
+        """
+        raise CheckFailed(message, diagnosis=diagnosis, fraction=fraction, reveal=reveal)
+
+    def secret(self, *values: Any) -> None:
+        """Declare values that learner-facing output must never contain (an expected answer, a hidden
+        input, a total). Nothing shows them; ``tests/test_leaks.py`` greps every rendered format
+        for them. Integers are also declared in their grouped form (1,050,624)."""
+        for value in values:
+            if isinstance(value, bool):
+                continue
+            if isinstance(value, int):
+                self.secrets += [str(value), f"{value:,}"]
+            else:
+                self.secrets.append(str(value))
 
     def assert_close(
         self,
         actual: Any,
         expected: Any,
         *,
-        name: str = "output",
+        name: Text | str = "output",
         rtol: float = 1e-6,
         atol: float = 1e-8,
         check_dtype: bool = False,
@@ -239,18 +321,20 @@ class CheckContext:
         args: tuple = (),
         kwargs: dict[str, Any] | None = None,
         result: Any = None,
+        hypothesis_tol: tuple[float, float] | None = None,
     ) -> None:
         """:func:`compare.assert_close`, and on failure try the mistake hypotheses of ``entry``.
 
         ``result`` is the whole value the learner returned (e.g. the ``(output, weights)`` tuple)
-        when ``actual`` is a part of it; hypotheses are matched against the whole.
+        when ``actual`` is a part of it; hypotheses are matched against the whole, within
+        ``hypothesis_tol`` (see :meth:`diagnose`).
         """
         try:
             compare.assert_close(actual, expected, name=name, rtol=rtol, atol=atol, check_dtype=check_dtype)
         except CheckFailed as failure:
             if entry is not None and failure.diagnosis is None:
                 whole = actual if result is None else result
-                failure.diagnosis = self.diagnose(entry, whole, *args, **(kwargs or {}))
+                failure.diagnosis = self.diagnose(entry, whole, *args, tolerance=hypothesis_tol, **(kwargs or {}))
             raise
 
 

@@ -2,7 +2,11 @@
 
 ``grade NAME`` (the problem's name *is* the command) grades ``./NAME.py``; the other commands
 are ``all``, ``list``, ``show`` and ``init``. Library errors become one-line messages with exit
-code 2; a graded run exits 0 at full marks and 1 otherwise.
+code 2; a graded run exits 0 at full marks and 1 otherwise; a failure of the grader itself (no
+verdict) exits 3; Ctrl-C exits 130 with one line.
+
+The language (``--lang`` on the group or on any command, ``GRADER_LANG``, the locale) is resolved
+before click parses anything, so even ``--help`` speaks it (see :mod:`grader.i18n`).
 """
 
 from __future__ import annotations
@@ -15,19 +19,28 @@ from typing import Any
 
 import click
 
-from grader import __version__
-from grader.errors import GraderError, UnknownProblem
+from grader import __version__, i18n
+from grader.errors import GraderError, GraderFault, UnknownProblem
+from grader.messages import t, text
 
 FORMATS = ("table", "json")
 #: Formats of graded results (grader.render.FORMATS): table, json, gradescope, classroom, junit, exercism.
 GRADE_FORMATS = ("table", "json", "gradescope", "classroom", "junit", "exercism")
-SANDBOX_MODES = ("auto", "full", "limits", "none")
+#: The --sandbox modes (grader.worker.sandbox.MODES, spelled out so that --help loads no sandbox code).
+SANDBOX_MODES = ("auto", "full", "user", "limits", "none")
 
 
 class CliError(click.ClickException):
     """A one-line error with exit code 2 (usage or configuration)."""
 
     exit_code = 2
+
+
+class FaultError(click.ClickException):
+    """The grader itself failed (no verdict on the learner's code): one line, exit code 3."""
+
+    exit_code = 3
+
 
 
 def _bank(ctx: click.Context):
@@ -42,16 +55,70 @@ def _bank(ctx: click.Context):
     return root.meta["bank"]
 
 
+def _set_lang(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value:
+        i18n.use(value)
+
+
+def _lang_option() -> click.Option:
+    return click.Option(
+        ["--lang"], type=click.Choice(i18n.LANGS), expose_value=False, is_eager=True, callback=_set_lang,
+        help="Language of the output: en or zh (default: GRADER_LANG, else the locale, else en).",
+    )
+
+
+def _lang_in(args: list[str]) -> str | None:
+    """The value of the last ``--lang X`` / ``--lang=X`` in ``args`` (before a ``--``), if any."""
+    found = None
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            found = args[i + 1]
+        elif arg.startswith("--lang="):
+            found = arg.split("=", 1)[1]
+    return found
+
+
+def _resolve_lang(args: list[str]) -> None:
+    """Speak the language asked for before click renders anything (help included)."""
+    explicit = _lang_in(args)
+    try:
+        lang = i18n.resolve(explicit if explicit in i18n.LANGS else None)
+    except ValueError:
+        value = os.environ.get(i18n.LANG_ENV, "")
+        raise CliError(
+            t("cli.bad_lang_env", i18n.DEFAULT, name=i18n.LANG_ENV, value=value, choices=", ".join(i18n.LANGS))
+        ) from None
+    i18n.use(lang)
+    if lang != i18n.DEFAULT:
+        from grader import cli_help
+
+        cli_help.patch_click()
+
+
+def _localise(command: click.Command) -> None:
+    """Help in the chosen language (English help is the id; grader/cli_help.py translates it)."""
+    if i18n.current() != i18n.DEFAULT or "_english_help" in command.__dict__:
+        from grader import cli_help
+
+        cli_help.localise(command)
+        if isinstance(command, click.Group):
+            for sub in command.commands.values():
+                cli_help.localise(sub)
+
+
 def _emit(text: str) -> None:
     click.echo(text)
 
 
-def _emit_results(results: list, fmt: str, verbose: bool, combined: bool = False) -> None:
+def _emit_results(results: list, fmt: str, verbose: bool, instructor: bool, combined: bool = False) -> None:
     """Render graded results on stdout, and the format's log, if any, on stderr (classroom)."""
     from grader.render import log_text, render
 
+    shown = {"verbose": verbose, "instructor": instructor}
     try:
-        text, log = render(results, fmt, verbose=verbose, combined=combined), log_text(results, fmt, verbose=verbose)
+        text, log = render(results, fmt, combined=combined, **shown), log_text(results, fmt, **shown)
     except GraderError as err:
         raise CliError(str(err)) from None
     _emit(text)
@@ -78,7 +145,14 @@ def _grade_options(fn: Any) -> Any:
         "--timeout", "timeout_s", type=click.FloatRange(min=0, min_open=True), default=None,
         help="Seconds per check (default: the problem's limit).",
     )(fn)
-    fn = click.option("-v", "--verbose", is_flag=True, help="Show messages of hidden checks, timings and output.")(fn)
+    fn = click.option(
+        "--instructor", is_flag=True,
+        help="Also show what graders hide from learners: hidden checks' inputs, messages and output, "
+        "and the qa answers with their explanations.",
+    )(fn)
+    fn = click.option(
+        "-v", "--verbose", is_flag=True, help="Show timings, the seed and your code's output (of visible checks)."
+    )(fn)
     return fn
 
 
@@ -98,8 +172,30 @@ def _prefetch_renderer() -> None:
     threading.Thread(target=load, name="prefetch-rich", daemon=True).start()
 
 
+def _live_status(fmt: str) -> Any:
+    """The "which check is running" line on a terminal (grader.render.live), or None."""
+    from grader.render.live import CheckStatus
+
+    return CheckStatus() if CheckStatus.wanted(fmt) else None
+
+
+def _when_running(fmt: str, status: Any) -> Any:
+    """What to start once the worker exists: the renderer's import, and the status line."""
+    if fmt != "table":
+        return None
+
+    def start() -> None:
+        _prefetch_renderer()
+        if status is not None:
+            status.start()
+
+    return start
+
+
 def _grade_problem_command(name: str, learner_file: str) -> click.Command:
-    @click.command(name=name, help=f"Grade ./{learner_file} (your answer to the {name} problem).")
+    help_text = text("cli.problem_help", file=learner_file, name=name)
+
+    @click.command(name=name, help=help_text.en)
     @click.option(
         "--file", "file", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Grade this file instead."
     )
@@ -107,7 +203,7 @@ def _grade_problem_command(name: str, learner_file: str) -> click.Command:
     @click.pass_context
     def command(
         ctx: click.Context, file: Path | None, fmt: str, seed: int | None, sandbox: str, timeout_s: float | None,
-        verbose: bool,
+        verbose: bool, instructor: bool,
     ) -> None:
         from grader import engine
 
@@ -115,22 +211,27 @@ def _grade_problem_command(name: str, learner_file: str) -> click.Command:
         try:
             path = file or Path(problem.spec.learner_file)
             if not path.exists():
-                hint = (
-                    f'Run "grade init {name}" to create it, or pass --file PATH.'
-                    if file is None
-                    else "Check the path."
+                if file is None:
+                    raise CliError(t("cli.no_file", path=path, name=name))
+                raise CliError(t("cli.no_such_path", path=path))
+            status = _live_status(fmt)
+            try:
+                result = engine.grade(
+                    problem, path, seed=seed, sandbox_mode=sandbox, timeout_s=timeout_s,
+                    while_learner_runs=_when_running(fmt, status), on_check=status and status.on_check,
                 )
-                raise CliError(f"{path}: no such file. {hint}")
-            result = engine.grade(
-                problem, path, seed=seed, sandbox_mode=sandbox, timeout_s=timeout_s,
-                while_learner_runs=_prefetch_renderer if fmt == "table" else None,
-            )
+            finally:
+                if status is not None:
+                    status.stop()
         except GraderError as err:
             raise CliError(str(err)) from None
-        _emit_results([result], fmt, verbose)
+        except GraderFault as err:
+            raise FaultError(str(err)) from None
+        _emit_results([result], fmt, verbose, instructor)
         _fast_exit_allowed()
         ctx.exit(0 if result.status == "pass" else 1)
 
+    command.help_in_every_language = help_text
     return command
 
 
@@ -157,7 +258,20 @@ class GradeGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        _resolve_lang(args)
+        _localise(self)
+        return super().parse_args(ctx, args)
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = self._find_command(ctx, cmd_name)
+        if command is not None and not any(p.name == "lang" for p in command.params):
+            command.params.append(_lang_option())  # every command speaks the chosen language
+        if command is not None:
+            _localise(command)
+        return command
+
+    def _find_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         builtin = super().get_command(ctx, cmd_name)
         if builtin is not None:
             return builtin
@@ -166,6 +280,15 @@ class GradeGroup(click.Group):
         if cmd_name in _bank(ctx):
             return _grade_problem_command(cmd_name, _bank(ctx).get(cmd_name).spec.learner_file)
         return None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; Ctrl-C ends it with one line and exit code 130 (click would say
+        "Aborted!" and exit 1, which means "graded, not full")."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("\n" + t("cli.interrupted"), err=True)
+            raise click.exceptions.Exit(130) from None
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[Any, Any, list[str]]:
         name = args[0]
@@ -180,15 +303,20 @@ class GradeGroup(click.Group):
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_commands(ctx, formatter)
         try:
-            problems = [(p.name, p.spec.title) for p in _bank(ctx)]
+            problems = [(p.name, p.spec.title.get()) for p in _bank(ctx)]
         except (GraderError, click.ClickException):
             return
-        with formatter.section("Problems (grade NAME grades its file here, e.g. ./self_attention.py)"):
+        with formatter.section(t("cli.problems_section")):
             formatter.write_dl(problems)
 
 
 @click.group(cls=GradeGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="grade")
+@click.option(
+    "--lang", type=click.Choice(i18n.LANGS), expose_value=False, is_eager=True, callback=_set_lang,
+    help="Language of the output: en or zh (default: GRADER_LANG, else the locale, else en). "
+    "Also accepted after the command.",
+)
 @click.option(
     "--problems-dir",
     "problems_dir",
@@ -212,7 +340,7 @@ def cli(problems_dir: tuple[Path, ...]) -> None:
 def _one_line_warning(message: Any, category: type, filename: str, lineno: int, file: Any = None,
                       line: Any = None) -> None:
     """Library warnings (e.g. a weaker sandbox than asked for) as one line on stderr."""
-    click.echo(f"grade: warning: {message}", err=True)
+    click.echo(t("cli.warning", message=str(message)), err=True)
 
 
 @cli.command("list")
@@ -249,21 +377,22 @@ def show_command(ctx: click.Context, name: str) -> None:
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
 @click.pass_context
 def init_command(ctx: click.Context, name: str, directory: Path, force: bool) -> None:
-    """Copy a problem's starter file into DIRECTORY (default: here)."""
+    """Copy a problem's starter file into DIRECTORY (default: here), commented in the chosen language."""
     try:
         problem = _bank(ctx).get(name)
         target = directory / problem.spec.learner_file
         if target.exists() and not force:
-            raise CliError(f"{target} already exists; pass --force to overwrite it (your work would be lost)")
+            raise CliError(t("cli.init_exists", target=target))
         directory.mkdir(parents=True, exist_ok=True)
         import shutil
 
-        shutil.copyfile(problem.stub_file, target)
+        shutil.copyfile(problem.stub_for(i18n.current()), target)
     except GraderError as err:
         raise CliError(str(err)) from None
     except OSError as err:
-        raise CliError(f"{directory}: cannot write the starter file ({err.strerror})") from None
-    click.echo(f"Wrote {target}. Edit it, then run: grade {name}" + (f" --file {target}" if directory != Path(".") else ""))
+        raise CliError(t("cli.init_cannot_write", directory=directory, reason=err.strerror)) from None
+    command = name + (f" --file {target}" if directory != Path(".") else "")
+    click.echo(t("cli.init_wrote", target=target, command=command))
 
 
 @cli.command("all")
@@ -274,19 +403,28 @@ def init_command(ctx: click.Context, name: str, directory: Path, force: bool) ->
 @click.pass_context
 def all_command(
     ctx: click.Context, directory: Path, fmt: str, seed: int | None, sandbox: str, timeout_s: float | None,
-    verbose: bool,
+    verbose: bool, instructor: bool,
 ) -> None:
     """Grade every problem whose learner file is in the folder."""
     from grader import engine
 
     bank = _bank(ctx)
+    status = _live_status(fmt)
     try:
-        results = engine.grade_all(list(bank), directory, seed=seed, sandbox_mode=sandbox, timeout_s=timeout_s)
+        results = engine.grade_all(
+            list(bank), directory, seed=seed, sandbox_mode=sandbox, timeout_s=timeout_s,
+            while_learner_runs=_when_running(fmt, status), on_check=status and status.on_check,
+        )
     except GraderError as err:
         raise CliError(str(err)) from None
+    except GraderFault as err:
+        raise FaultError(str(err)) from None
+    finally:
+        if status is not None:
+            status.stop()
     if not results:
-        raise CliError(f"{directory}: no learner files here. Start one with: grade init NAME (see grade list)")
-    _emit_results(results, fmt, verbose, combined=True)
+        raise CliError(t("cli.no_learner_files", directory=directory))
+    _emit_results(results, fmt, verbose, instructor, combined=True)
     _fast_exit_allowed()
     ctx.exit(0 if all(r.status == "pass" for r in results) else 1)
 
@@ -304,6 +442,9 @@ def main() -> None:
     """
     try:
         cli(prog_name="grade")
+    except KeyboardInterrupt:  # before or after a command runs (GradeGroup.invoke handles it during one)
+        click.echo("\n" + t("cli.interrupted"), err=True)
+        sys.exit(130)
     except SystemExit as done:
         if not _FAST_EXIT:
             raise

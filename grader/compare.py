@@ -1,7 +1,8 @@
 """Compare the learner's arrays with the reference's, and say how they differ.
 
 Messages give the shape, dtype, max absolute and relative error, how many elements are off and
-where the first one is, but never the values of hidden inputs or whole expected arrays.
+where the first one is, but never the values of hidden inputs or whole expected arrays. They are
+:class:`~grader.i18n.Text` (every language); a ``name`` may be Text or a plain identifier.
 """
 
 from __future__ import annotations
@@ -11,16 +12,30 @@ from typing import Any
 
 import numpy as np
 
+from grader.i18n import Text, as_text, join
+from grader.messages import text
+
 
 class CheckFailed(Exception):
     """Raised by check code: the learner's answer is wrong.
 
-    ``diagnosis`` names a mistake declared in the spec; ``fraction`` (0..1) gives partial credit.
+    ``message`` is Text (``ctx.msg(...)``); ``diagnosis`` names a mistake declared in the spec;
+    ``fraction`` (0..1) gives partial credit; ``reveal`` is what only an instructor may read (the
+    expected answer and its explanation).
     """
 
-    def __init__(self, message: str, *, diagnosis: str | None = None, fraction: float = 0.0):
-        super().__init__(message)
+    def __init__(
+        self,
+        message: Text | str,
+        *,
+        diagnosis: str | None = None,
+        fraction: float = 0.0,
+        reveal: Text | str | None = None,
+    ):
+        message = as_text(message)
+        super().__init__(message.en)
         self.message, self.diagnosis, self.fraction = message, diagnosis, fraction
+        self.reveal = None if reveal is None else as_text(reveal)
 
 
 def as_array(value: Any) -> np.ndarray | None:
@@ -41,14 +56,15 @@ def as_array(value: Any) -> np.ndarray | None:
 
 
 def describe(value: Any) -> str:
-    """A short type description: 'ndarray float32 (2, 3)', 'Tensor float16 (4,) on meta', 'list'."""
+    """A short type description in code terms (the same in every language):
+    'ndarray float32 (2, 3)', 'Tensor float16 (4,) device=meta', 'list', 'Linear'."""
     if isinstance(value, np.ndarray):
         return f"ndarray {value.dtype} {tuple(value.shape)}"
     if type(value).__module__.split(".")[0] == "torch" and hasattr(value, "dtype"):
         dtype = str(value.dtype).removeprefix("torch.")
-        return f"Tensor {dtype} {tuple(value.shape)} on {value.device.type}"
+        return f"Tensor {dtype} {tuple(value.shape)} device={value.device.type}"
     if hasattr(value, "type") and type(value).__name__ in ("Opaque", "Ref"):
-        return f"a {value.type} object"
+        return str(value.type)
     return type(value).__name__
 
 
@@ -60,40 +76,39 @@ def _fmt(x: float) -> str:
     return f"{x:.3g}"
 
 
-def assert_array(value: Any, name: str, *, tensor: bool | None = None) -> np.ndarray:
+def assert_array(value: Any, name: Text | str, *, tensor: bool | None = None) -> np.ndarray:
     """Fail unless ``value`` is an array (``tensor=True``: a torch tensor; False: an ndarray)."""
     is_tensor = type(value).__module__.split(".")[0] == "torch" and hasattr(value, "detach")
     if tensor is True and not is_tensor:
-        raise CheckFailed(f"{name}: expected a torch.Tensor, got {describe(value)}")
+        raise CheckFailed(text("compare.expected_tensor", name=name, got=describe(value)))
     if tensor is False and not isinstance(value, np.ndarray):
-        raise CheckFailed(f"{name}: expected a numpy array, got {describe(value)}")
+        raise CheckFailed(text("compare.expected_ndarray", name=name, got=describe(value)))
     array = as_array(value)
     if array is None and not is_tensor:
-        raise CheckFailed(f"{name}: expected an array, got {describe(value)}")
+        raise CheckFailed(text("compare.expected_array", name=name, got=describe(value)))
     return array
 
 
-def assert_shape(value: Any, shape: tuple[int, ...], name: str) -> None:
+def assert_shape(value: Any, shape: tuple[int, ...], name: Text | str) -> None:
     actual = tuple(getattr(value, "shape", ()))
     if actual != tuple(shape):
-        raise CheckFailed(f"{name} has shape {actual}, expected {tuple(shape)}")
+        raise CheckFailed(text("compare.shape", name=name, actual=actual, expected=tuple(shape)))
 
 
 def dtype_name(value: Any) -> str:
     return str(getattr(value, "dtype", type(value).__name__)).removeprefix("torch.")
 
 
-def assert_dtype(value: Any, expected: Any, name: str) -> None:
+def assert_dtype(value: Any, expected: Any, name: Text | str) -> None:
     if dtype_name(value) != dtype_name(expected):
-        raise CheckFailed(
-            f"{name} has dtype {dtype_name(value)}, expected {dtype_name(expected)} (the input's dtype)"
-        )
+        raise CheckFailed(text("compare.dtype", name=name, actual=dtype_name(value), expected=dtype_name(expected)))
 
 
 def mismatch(
-    actual: np.ndarray, expected: np.ndarray, *, rtol: float, atol: float, equal_nan: bool = True
-) -> str | None:
-    """None if the arrays agree; else a sentence on how they differ (no values of the inputs)."""
+    actual: np.ndarray, expected: np.ndarray, *, rtol: float, atol: float, equal_nan: bool = True,
+    name: Text | str = "output",
+) -> Text | None:
+    """None if the arrays agree; else a sentence on how ``name`` differs (no values of the inputs)."""
     a = np.asarray(actual, dtype=np.complex128 if np.iscomplexobj(actual) else np.float64)
     e = np.asarray(expected, dtype=np.complex128 if np.iscomplexobj(expected) else np.float64)
     close = np.isclose(a, e, rtol=rtol, atol=atol, equal_nan=equal_nan)
@@ -106,20 +121,21 @@ def mismatch(
     if a_nan.any():
         n_nan = int(np.isnan(a).sum())
         n_inf = int(np.isinf(a).sum())
-        what = ", ".join(p for p in (f"{n_nan} NaN" if n_nan else "", f"{n_inf} inf" if n_inf else "") if p)
+        counts = [text(key, n=n) for key, n in (("compare.n_nan", n_nan), ("compare.n_inf", n_inf)) if n]
+        what = join(counts, text("sep.items"))
         where = _fmt_index(tuple(np.argwhere(a_nan)[0]))
-        return f"contains {what} where the reference is finite (first at index {where})"
-    with np.errstate(invalid="ignore", divide="ignore"):
+        return text("compare.not_finite", name=name, what=what, where=where)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # a tiny reference value divides
         diff = np.abs(a - e)
         diff = np.where(np.isfinite(diff), diff, 0.0)
         nonzero = np.abs(e) > 0
         rel = np.where(nonzero, diff / np.where(nonzero, np.abs(e), 1.0), 0.0)  # where the reference is 0, rel is undefined
         rel = np.where(np.isfinite(rel), rel, 0.0)
     worst = _fmt_index(tuple(np.unravel_index(int(np.argmax(diff)), diff.shape))) if diff.ndim else "()"
-    relative = f", max rel error {_fmt(float(rel.max()))}" if nonzero.any() else ""
-    return (
-        f"differs from the reference in {n_bad} of {n} elements: max abs error {_fmt(float(diff.max()))} "
-        f"at {worst}{relative}, first at {first}"
+    relative = text("compare.relative", rel_err=_fmt(float(rel.max()))) if nonzero.any() else ""
+    return text(
+        "compare.differs", name=name, n_bad=n_bad, n=n, abs_err=_fmt(float(diff.max())), worst=worst,
+        relative=relative, first=first,
     )
 
 
@@ -127,7 +143,7 @@ def assert_close(
     actual: Any,
     expected: Any,
     *,
-    name: str = "output",
+    name: Text | str = "output",
     rtol: float = 1e-6,
     atol: float = 1e-8,
     check_dtype: bool = False,
@@ -139,9 +155,9 @@ def assert_close(
     assert_shape(actual, exp.shape, name)
     if check_dtype:
         assert_dtype(actual, expected, name)
-    problem = mismatch(act, exp, rtol=rtol, atol=atol)
-    if problem:
-        raise CheckFailed(f"{name} {problem}", diagnosis=diagnosis)
+    problem = mismatch(act, exp, rtol=rtol, atol=atol, name=name)
+    if problem is not None:
+        raise CheckFailed(problem, diagnosis=diagnosis)
 
 
 def matches(actual: Any, expected: Any, *, rtol: float = 1e-5, atol: float = 1e-7) -> bool:

@@ -12,23 +12,25 @@ import importlib.util
 import os
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
-from grader import __version__, static, torch_startup
+from grader import __version__, figures, static, submission as learner_files, torch_startup
 from grader.bank import Problem
 from grader.checks import CheckContext, CheckRegistry, LearnerRaised, MissingEntryPoint
 from grader.compare import CheckFailed
-from grader.errors import ProblemBankError, SubmissionError
-from grader.results import CheckResult, Diagnosis, ProblemResult, Status
+from grader.errors import GraderFault, ProblemBankError, SubmissionError
+from grader.i18n import Text, as_text, join
+from grader.messages import text
+from grader.results import CheckResult, Diagnosis, Figure, ProblemResult, Status
 from grader.spec import CheckSpec, ProblemSpec
 from grader.worker import protocol, sandbox
-from grader.worker.session import OutputFlood, RunnerDied, RunnerProcess, RunnerTimeout, Zygote
+from grader.worker.session import OutputFlood, RunnerDied, RunnerProcess, RunnerTimeout, WorkerLost, Zygote
 
 #: Environment variable that sets the seed of hidden inputs (instructors keep it secret).
 SEED_ENV = "GRADER_SEED"
-
 
 def resolve_seed(seed: int | None, spec: ProblemSpec) -> int:
     """``--seed`` first, then ``GRADER_SEED``, then the problem's default."""
@@ -39,22 +41,8 @@ def resolve_seed(seed: int | None, spec: ProblemSpec) -> int:
         try:
             return int(env)
         except ValueError:
-            raise SubmissionError(f"{SEED_ENV}={env!r} is not an integer; set it to a whole number") from None
+            raise SubmissionError(text("error.seed_env", name=SEED_ENV, value=env)) from None
     return spec.seed
-
-
-def read_submission(path: Path) -> str:
-    """The learner's file as text, or a SubmissionError that says what to do."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SubmissionError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise SubmissionError(f"{path}: is a folder, not a file") from None
-    except UnicodeDecodeError as err:
-        raise SubmissionError(f"{path}: not UTF-8 text (byte {err.start}); save it as UTF-8") from None
-    except OSError as err:
-        raise SubmissionError(f"{path}: cannot read ({err.strerror})") from None
 
 
 _MODULE_CACHE: dict[tuple[str, float], ModuleType] = {}
@@ -83,6 +71,7 @@ def load_registry(problem: Problem) -> CheckRegistry:
         import torch  # noqa: F401  (checks import it anyway; the stand-in below needs it loaded)
 
         torch_startup.defer_dynamo_import()
+        torch_startup.check_plain_bools_without_sympy()
     module = load_module(problem.checks_file, f"grader_bank.{problem.name}.checks")
     registry = getattr(module, "checks", None)
     if not isinstance(registry, CheckRegistry):
@@ -94,14 +83,30 @@ def load_reference(problem: Problem) -> ModuleType:
     return load_module(problem.reference_file, f"grader_bank.{problem.name}.reference")
 
 
+def load_probes(problem: Problem) -> ModuleType | None:
+    """The problem's probes.py as a trusted module (figures run it on the reference), or None."""
+    path = problem.folder / "probes.py"
+    return load_module(path, f"grader_bank.{problem.name}.probes") if path.is_file() else None
+
+
+@dataclass(frozen=True)
+class _LoadFailure:
+    """Why the learner's module could not be imported: status for the checks, message, line to fix."""
+
+    status: Status
+    message: Text
+    line: int | None = None
+
+
 class _LearnerSession:
     """The runner for one submission, respawned after a timeout or crash."""
 
-    def __init__(self, zygote: Zygote, source: str, filename: str, probes: str | None, limits: dict[str, Any]):
-        self.zygote, self.source, self.filename = zygote, source, filename
+    def __init__(self, zygote: Zygote, files: learner_files.LearnerFiles, probes: str | None, limits: dict[str, Any]):
+        self.zygote, self.source, self.filename, self.helpers = zygote, files.source, files.name, files.helpers
         self.probes, self.limits = probes, limits
         self.runner: RunnerProcess | None = None
-        self.load_failure: tuple[Status, str] | None = None
+        self.load_failure: _LoadFailure | None = None
+        self.called: set[str] = set()  # what the current check called: entry points, methods, probes
         self.timeout_s = float(limits["timeout_s"])
 
     def ensure_runner(self) -> RunnerProcess | None:
@@ -110,23 +115,24 @@ class _LearnerSession:
             return None
         if self.runner is not None and self.runner.alive:
             return self.runner
-        runner = self.zygote.spawn(self.source, self.filename, self.probes, self.limits)
+        runner = self.zygote.spawn(self.source, self.filename, self.probes, self.limits, self.helpers)
         try:
             reply = runner.wait_ready(time.monotonic() + self.timeout_s)
         except RunnerTimeout:
-            self.load_failure = (
-                Status.TIMEOUT,
-                f"importing {self.filename} did not finish within {self.timeout_s:g} s "
-                "(is there a loop or a blocking call at module level?)",
+            self.load_failure = _LoadFailure(
+                Status.TIMEOUT, text("engine.import_timeout", file=self.filename, seconds=self.timeout_s)
             )
             return None
         except (RunnerDied, OutputFlood) as err:
-            self.load_failure = (Status.ERROR, f"while importing {self.filename}, the process {err}")
+            self.load_failure = _LoadFailure(
+                Status.ERROR, text("engine.import_died", file=self.filename, reason=err.text)
+            )
             return None
         if not reply.header.get("ok"):
-            error = LearnerRaised(f"importing {self.filename}", reply.header.get("error", {}))
+            error = LearnerRaised(text("engine.importing", file=self.filename), reply.header.get("error", {}))
             runner.kill()
-            self.load_failure = (Status.ERROR, error.sentence())
+            line = error.where.get("line") if error.where else None
+            self.load_failure = _LoadFailure(Status.ERROR, error.sentence(), line if type(line) is int else None)
             return None
         self.runner = runner
         return runner
@@ -136,6 +142,8 @@ class _LearnerSession:
             runner = self.ensure_runner()
             if runner is None:
                 raise _LoadFailed()
+            batch = request.get("calls") if request.get("op") == "calls" else None
+            self.called.update([str(c[0]) for c in batch] if batch else [entry])
             encoder = protocol.Encoder()
             header = {
                 k: encoder.encode(v) if k in ("args", "kwargs", "target", "calls") else v for k, v in request.items()
@@ -170,6 +178,8 @@ def grade(
     zygote: Zygote | None = None,
     timeout_s: float | None = None,
     while_learner_runs: Callable[[], None] | None = None,
+    on_check: Callable[[ProblemSpec, int, float], None] | None = None,
+    all_figures: bool = False,
 ) -> ProblemResult:
     """Grade ``submission`` (a learner file) against ``problem``; never raises for learner faults.
 
@@ -177,12 +187,19 @@ def grade(
     otherwise one is started and stopped here. ``timeout_s`` overrides the spec's per-check limit.
     ``while_learner_runs`` is called once the worker exists, when this process will fork no
     more: a caller may start a thread there (the CLI imports its renderer while checks run).
+    ``on_check(spec, index, limit_s)`` is called as each check starts (a progress line).
+    A check that fails gets its figure (``figure:`` in the spec); ``all_figures`` draws them for
+    every check that names one (``grade validate`` compares the reference's two sides).
+
+    Raises SubmissionError for a file that cannot be read (missing, too large, not UTF-8) and
+    GraderFault when the zygote fails during the grading (the grading is then void: no result).
     """
     started = time.monotonic()
     spec = problem.spec
     problem.require_files()
     seed = resolve_seed(seed, spec)
-    source = read_submission(submission)
+    files = learner_files.read(submission)
+    source = files.source
     result = ProblemResult(spec.id, [], seed, __version__, submission=str(submission))
     isolation = sandbox.resolve(sandbox_mode) if zygote is None else zygote.isolation
     result.isolation = isolation
@@ -192,12 +209,16 @@ def grade(
     elif static.is_untouched_stub(source, problem.stub_file.read_text(encoding="utf-8")):
         for check in spec.checks:
             result.checks.append(
-                _result(check, Status.NOT_ATTEMPTED, f"{spec.learner_file} is still the stub: write your solution")
+                _result(check, Status.NOT_ATTEMPTED, text("engine.stub_untouched", file=files.name))
             )
-    elif (problem_text := static.syntax_error(source, spec.learner_file)) is not None:
-        result.error = problem_text
-        for check in spec.checks:
-            result.checks.append(_result(check, Status.ERROR, problem_text))
+    elif (broken := static.syntax_error(source, files.name)) is not None:
+        result.checks.extend(_not_run(check, Status.ERROR) for check in spec.checks)
+        result.error, result.error_line = broken.message, broken.line
+    elif spec.entry_points and len(missing := static.missing_entry_points(source, spec.entry_points)) == len(
+        spec.entry_points
+    ):  # an empty file, or imports only: nothing to run, nothing to judge
+        message = text("engine.defines_none", file=files.name, names=join(missing, text("sep.items")))
+        result.checks.extend(_result(check, Status.NOT_ATTEMPTED, message) for check in spec.checks)
     else:
         own_zygote = zygote is None
         zygote = zygote or Zygote(spec.runtime, isolation)  # forked before any reference data exists
@@ -206,7 +227,13 @@ def grade(
         try:
             registry, reference = load_registry(problem), load_reference(problem)
             limits = _limits(spec, timeout_s)
-            _run_code_checks(problem, registry, reference, source, seed, zygote, limits, result)
+            _run_code_checks(
+                problem, registry, reference, files, seed, zygote, limits, result, on_check, all_figures
+            )
+            if zygote.lost is not None:  # e.g. a runner that died with its zygote: nothing here is a verdict
+                raise WorkerLost(zygote.lost)
+        except WorkerLost as lost:
+            raise GraderFault(files.name, lost.text) from None
         finally:
             if own_zygote:
                 zygote.close()
@@ -217,7 +244,7 @@ def grade(
 def _limits(spec: ProblemSpec, timeout_s: float | None) -> dict[str, Any]:
     timeout = spec.limits.timeout_s if timeout_s is None else timeout_s
     if timeout <= 0:
-        raise SubmissionError(f"timeout must be positive, got {timeout:g} s")
+        raise SubmissionError(text("error.timeout_positive", seconds=timeout))
     n_checks = len(spec.checks) + 1
     return {
         "timeout_s": timeout,
@@ -231,33 +258,44 @@ def _run_code_checks(
     problem: Problem,
     registry: CheckRegistry,
     reference: ModuleType,
-    source: str,
+    files: learner_files.LearnerFiles,
     seed: int,
     zygote: Zygote,
     limits: dict[str, Any],
     result: ProblemResult,
+    on_check: Callable[[ProblemSpec, int, float], None] | None = None,
+    all_figures: bool = False,
 ) -> None:
     spec = problem.spec
     probes_file = problem.folder / "probes.py"
     probes = probes_file.read_text(encoding="utf-8") if probes_file.exists() else None
-    session = _LearnerSession(zygote, source, spec.learner_file, probes, limits)
+    session = _LearnerSession(zygote, files, probes, limits)
+    drawn: dict[str, Figure | None] = {}
     try:
-        for check in spec.checks:
+        for index, check in enumerate(spec.checks):
+            if on_check is not None:
+                on_check(spec, index, session.timeout_s)
             if check.kind == "from_scratch":
                 result.checks.append(_result(check, Status.SKIPPED, ""))  # judged below
                 continue
             fn = registry.tests.get(check.id)
             if fn is None:
                 raise ProblemBankError(f"{problem.checks_file}: no @checks.test({check.id!r}) function")
-            result.checks.append(_run_one(check, fn, spec, registry, reference, seed, session))
-        if session.load_failure is not None and session.load_failure[0] is Status.ERROR:
-            result.error = session.load_failure[1]
+            if session.load_failure is not None:  # the file does not import: said once, below
+                result.checks.append(_not_run(check, session.load_failure.status))
+                continue
+            outcome = _run_one(check, fn, spec, registry, reference, seed, session)
+            if check.figure is not None and (outcome.status is Status.FAIL or all_figures):
+                outcome.figure = _figure(problem, check.figure, registry, reference, session, drawn)
+            result.checks.append(outcome)
+        if session.load_failure is not None:
+            result.error, result.error_line = session.load_failure.message, session.load_failure.line
     finally:
         session.close()
     attempted = any(c.status is not Status.NOT_ATTEMPTED for c in result.checks if c.status is not Status.SKIPPED)
     for i, check in enumerate(spec.checks):
         if check.kind == "from_scratch":
-            result.checks[i] = _from_scratch(check, spec, source, attempted, session.load_failure)
+            result.checks[i] = _from_scratch(check, spec, files, attempted, session.load_failure)
 
 
 def _run_one(
@@ -272,43 +310,87 @@ def _run_one(
     started = time.monotonic()
     deadline = started + session.timeout_s
     ctx = CheckContext(
-        check_id=check.id, seed=seed, reference=reference, registry=registry, transport=session.transport(deadline)
+        check_id=check.id, seed=seed, reference=reference, registry=registry, transport=session.transport(deadline),
+        messages=spec.messages,
     )
+    session.called.clear()
     try:
         fn(ctx)
         outcome = _result(check, Status.PASS, "")
     except CheckFailed as failed:
         outcome = _failed(check, spec, failed)
     except _LoadFailed:
-        status, message = session.load_failure or (Status.ERROR, "the learner's file could not be loaded")
-        outcome = _result(check, status, message)
+        outcome = _not_run(check, session.load_failure.status if session.load_failure else Status.ERROR)
     except LearnerRaised as raised:
         if raised.is_a("NotImplementedError"):
-            outcome = _result(check, Status.NOT_ATTEMPTED, f"{raised.entry} is not implemented yet")
+            outcome = _result(check, Status.NOT_ATTEMPTED, text("engine.not_implemented", entry=raised.entry))
         else:
-            outcome = _result(check, Status.ERROR, raised.sentence())
+            outcome = _result(check, Status.ERROR, raised.sentence(detail=check.visibility != "hidden"))
+            if outcome.message != raised.sentence():  # a hidden check's exception text could carry its inputs
+                outcome.reveal = raised.sentence()
     except MissingEntryPoint as missing:
-        outcome = _result(
-            check, Status.ERROR, f"{spec.learner_file} does not define `{missing}`: is it misspelled or missing?"
-        )
+        outcome = _result(check, Status.ERROR, text("engine.missing_entry", file=session.filename, name=str(missing)))
+    except WorkerLost:
+        raise  # the grader's machinery failed: the whole grading is void (see grade)
     except RunnerTimeout:
-        outcome = _result(check, Status.TIMEOUT, f"did not finish within {session.timeout_s:g} s")
+        outcome = _result(check, Status.TIMEOUT, text("engine.timeout", seconds=session.timeout_s))
     except (RunnerDied, OutputFlood) as err:
-        outcome = _result(check, Status.ERROR, f"the learner's process {err}")
+        outcome = _result(check, Status.ERROR, text("engine.process_died", reason=err.text))
     except protocol.ProtocolError as err:
         session.close()
-        outcome = _result(check, Status.ERROR, f"returned data the grader cannot read ({err})")
+        outcome = _result(check, Status.ERROR, text("engine.unreadable_reply", detail=str(err)))
     except (ProblemBankError, SubmissionError):
         raise
     except Exception as err:  # noqa: BLE001 - check code choked on an answer; never a traceback
-        outcome = _result(
-            check, Status.ERROR,
-            f"the grader could not judge this answer ({type(err).__name__}: {str(err)[:200]}); "
-            "if your output has the documented types and shapes, please report this",
-        )
+        detail = f"{type(err).__name__}: {str(err)[:200]}"
+        outcome = _result(check, Status.ERROR, text("engine.could_not_judge", detail=detail))
     outcome.output = session.output()
+    outcome.secrets = tuple(ctx.secrets)
     outcome.duration_ms = int((time.monotonic() - started) * 1000)
+    outcome.task = _task(spec, session.called)
     return outcome
+
+
+def _figure(
+    problem: Problem,
+    figure_id: str,
+    registry: CheckRegistry,
+    reference: ModuleType,
+    session: _LearnerSession,
+    drawn: dict[str, Figure | None],
+) -> Figure | None:
+    """Figure ``figure_id`` on its public example (once per grading), or None when the learner's side
+    cannot be drawn (it raised, timed out, returned no matrix): a picture never changes a verdict."""
+    if figure_id not in drawn:
+        drawn[figure_id] = None
+        ctx = CheckContext(
+            check_id=f"figure:{figure_id}", seed=0, reference=reference, registry=registry,
+            transport=session.transport(time.monotonic() + session.timeout_s), messages=problem.spec.messages,
+        )
+        try:
+            drawn[figure_id] = figures.draw(
+                problem.spec.figure(figure_id), registry, reference, load_probes(problem), ctx
+            )
+        except WorkerLost:
+            raise
+        except protocol.ProtocolError:  # the runner's reply was unreadable: start the next check afresh
+            session.close()
+        except Exception:  # noqa: BLE001 - the learner's side could not be drawn: no picture
+            pass
+        session.output()  # what the learner printed meanwhile belongs to no check
+    return drawn[figure_id]
+
+
+def _task(spec: ProblemSpec, called: set[str]) -> int | None:
+    """The entry point a check exercised, numbered from 1 in the spec's order: the check's *task*.
+
+    None unless that is exactly one entry point; in a problem with a single entry point (a module
+    driven through probes) every check that reached the learner's code is its task's.
+    """
+    if len(spec.entry_points) == 1:
+        return 1 if called else None
+    exercised = [i for i, name in enumerate(spec.entry_points, start=1) if name in called]
+    return exercised[0] if len(exercised) == 1 else None
 
 
 def _run_data_checks(
@@ -326,7 +408,7 @@ def _run_data_checks(
         started = time.monotonic()
         ctx = CheckContext(
             check_id=check.id, seed=seed, reference=reference, registry=registry,
-            transport=no_code, submission_text=source,
+            transport=no_code, submission_text=source, messages=spec.messages,
         )
         try:
             fn(ctx)
@@ -334,30 +416,52 @@ def _run_data_checks(
         except CheckFailed as failed:
             outcome = _failed(check, spec, failed)
         except NotAttempted as skipped:
-            outcome = _result(check, Status.NOT_ATTEMPTED, str(skipped))
+            outcome = _result(check, Status.NOT_ATTEMPTED, skipped.text)
+        except AnswerError as bad:
+            outcome = _result(check, Status.ERROR, bad.text)
         except SubmissionError as malformed:  # the data file cannot be read (e.g. invalid YAML, line named)
-            outcome = _result(check, Status.ERROR, str(malformed))
-            result.error = str(malformed)
+            outcome = _not_run(check, Status.ERROR)
+            result.error, result.error_line = as_text(malformed.text), malformed.line
+        outcome.review = ctx.reviewed
+        outcome.secrets = tuple(ctx.secrets)
         outcome.duration_ms = int((time.monotonic() - started) * 1000)
         result.checks.append(outcome)
 
 
+class AnswerError(Exception):
+    """Raised by a data-problem check whose answer cannot be graded as written (e.g. two different
+    answers to one question): that check is an error with this message; the others are graded."""
+
+    def __init__(self, message: Text | str):
+        self.text = as_text(message)
+        super().__init__(self.text.en)
+
+
 class NotAttempted(Exception):
-    """Raised by data-problem checks for an answer left empty."""
+    """Raised by data-problem checks for an answer left empty (default message: no answer yet)."""
+
+    def __init__(self, message: Text | str | None = None):
+        self.text = text("engine.no_answer") if message is None else as_text(message)
+        super().__init__(self.text.en)
 
 
 def _from_scratch(
-    check: CheckSpec, spec: ProblemSpec, source: str, attempted: bool, load_failure: tuple[Status, str] | None
+    check: CheckSpec, spec: ProblemSpec, files: learner_files.LearnerFiles, attempted: bool,
+    load_failure: _LoadFailure | None,
 ) -> CheckResult:
+    """The forbidden-call scan, which judges the learner's functions: only once they all exist."""
     if not attempted:
-        return _result(check, Status.NOT_ATTEMPTED, "nothing implemented yet")
+        return _result(check, Status.NOT_ATTEMPTED, text("engine.nothing_implemented"))
     if load_failure is not None:
-        return _result(check, load_failure[0], load_failure[1])
-    uses = static.forbidden_uses(source, spec.forbidden)
+        return _not_run(check, load_failure.status)
+    if missing := static.missing_entry_points(files.source, spec.entry_points):
+        names = join(missing, text("sep.items"))
+        return _result(check, Status.NOT_ATTEMPTED, text("engine.scan_waits", file=files.name, names=names))
+    uses = static.forbidden_uses(files.source, spec.forbidden)
     if not uses:
         return _result(check, Status.PASS, "")
-    listed = ", ".join(f"{u.name} (line {u.line})" for u in uses[:3])
-    return _result(check, Status.FAIL, f"uses {listed}: this problem asks you to write it from scratch")
+    listed = join([text("engine.forbidden_use", name=u.name, line=u.line) for u in uses[:3]], text("sep.items"))
+    return _result(check, Status.FAIL, text("engine.not_from_scratch", uses=listed))
 
 
 def _failed(check: CheckSpec, spec: ProblemSpec, failed: CheckFailed) -> CheckResult:
@@ -373,12 +477,13 @@ def _failed(check: CheckSpec, spec: ProblemSpec, failed: CheckFailed) -> CheckRe
     fraction = min(max(failed.fraction, 0.0), 1.0)
     outcome = _result(check, Status.FAIL, failed.message, score=round(check.points * fraction, 6))
     outcome.diagnosis = diagnosis
+    outcome.reveal = failed.reveal
     if diagnosis is not None:
         outcome.hint = diagnosis.hint
     return outcome
 
 
-def _result(check: CheckSpec, status: Status, message: str, *, score: float | None = None) -> CheckResult:
+def _result(check: CheckSpec, status: Status, message: Text | str, *, score: float | None = None) -> CheckResult:
     if score is None:
         score = check.points if status is Status.PASS else 0.0
     return CheckResult(
@@ -388,9 +493,16 @@ def _result(check: CheckSpec, status: Status, message: str, *, score: float | No
         score=score,
         max_score=check.points,
         visibility=check.visibility,
-        message=message,
+        message=as_text(message),
         hint=None if status in (Status.PASS, Status.NOT_ATTEMPTED) else check.hint,
     )
+
+
+def _not_run(check: CheckSpec, status: Status) -> CheckResult:
+    """A check that could not run because the file did not load: the result's ``error`` says why, once."""
+    outcome = _result(check, status, "")
+    outcome.hint = None
+    return outcome
 
 
 def grade_all(
@@ -400,8 +512,13 @@ def grade_all(
     seed: int | None = None,
     sandbox_mode: str = "auto",
     timeout_s: float | None = None,
+    while_learner_runs: Callable[[], None] | None = None,
+    on_check: Callable[[ProblemSpec, int, float], None] | None = None,
 ) -> list[ProblemResult]:
-    """Grade every problem whose learner file is in ``folder``, sharing one warm worker."""
+    """Grade every problem whose learner file is in ``folder``, sharing one warm worker.
+
+    ``while_learner_runs`` and ``on_check`` are as for :func:`grade` (the first is called once).
+    """
     present = [p for p in problems if (folder / p.spec.learner_file).is_file()]
     if not present:
         return []
@@ -409,6 +526,9 @@ def grade_all(
     runtime = "torch" if "torch" in runtimes else "numpy" if "numpy" in runtimes else "data"
     isolation = sandbox.resolve(sandbox_mode)
     with Zygote(runtime, isolation) as zygote:
+        if while_learner_runs is not None:
+            while_learner_runs()
         return [
-            grade(p, folder / p.spec.learner_file, seed=seed, zygote=zygote, timeout_s=timeout_s) for p in present
+            grade(p, folder / p.spec.learner_file, seed=seed, zygote=zygote, timeout_s=timeout_s, on_check=on_check)
+            for p in present
         ]

@@ -2,7 +2,8 @@
 
 A small, dependency-free stand-in for pydantic: the dataclass *is* the schema. Each field's type
 hint says what is allowed (``int``, ``float``, ``str``, ``bool``, ``Literal[...]``, ``list[X]``,
-``dict[str, X]``, ``X | None`` and nested dataclasses); a field without a default is required;
+``dict[str, X]``, ``X | None``, nested dataclasses, and :class:`~grader.i18n.Text`: a text in
+every language, ``{en: ..., zh: ...}``); a field without a default is required;
 ``field(metadata={"doc": ...})`` documents it. Unknown keys, missing keys and wrong types raise
 :class:`~grader.errors.SpecError` naming the file and the key path, e.g.
 ``problems/x/spec.yaml: checks[2].points: expected a number, got 'ten'``.
@@ -20,6 +21,7 @@ import typing
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
 from grader.errors import SpecError
+from grader.i18n import LANGS, Text
 
 T = TypeVar("T")
 
@@ -43,6 +45,8 @@ def _show(value: Any) -> str:
 
 def _convert(tp: Any, value: Any, where: str, path: str) -> Any:
     origin = get_origin(tp)
+    if tp is Text:
+        return _convert_text(value, where, path)
     if dataclasses.is_dataclass(tp):
         return _convert_dataclass(tp, value, where, path)
     if origin is Literal:
@@ -90,6 +94,22 @@ def _convert(tp: Any, value: Any, where: str, path: str) -> Any:
             raise _fail(where, path, f"expected {_TYPE_WORDS[tp]}, got {_show(value)}")
         return value
     raise TypeError(f"schema: unsupported type {tp!r}")  # a bug in the schema, not in the data
+
+
+def _convert_text(value: Any, where: str, path: str) -> Text:
+    """A learner-facing text: ``{en: ..., zh: ...}``, every language present and non-empty."""
+    languages = ", ".join(LANGS)
+    if not isinstance(value, dict):
+        raise _fail(where, path, f"write it in every language, as {{{': ..., '.join(LANGS)}: ...}}; got {_show(value)}")
+    unknown = [k for k in value if k not in LANGS]
+    if unknown:
+        raise _fail(where, f"{path}.{unknown[0]}", f"unknown language (languages: {languages})")
+    for lang in LANGS:
+        if lang not in value:
+            raise _fail(where, f"{path}.{lang}", f"missing: every text needs {languages} (docs/i18n.md)")
+        if not isinstance(value[lang], str) or not value[lang].strip():
+            raise _fail(where, f"{path}.{lang}", f"expected non-empty text, got {_show(value[lang])}")
+    return Text(*(value[lang] for lang in LANGS))
 
 
 def _convert_dataclass(cls: Any, value: Any, where: str, path: str) -> Any:

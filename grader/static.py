@@ -1,4 +1,5 @@
-"""Checks that read the learner's source without running it: syntax, untouched stub, forbidden calls.
+"""Checks that read the learner's source without running it: syntax, untouched stub, the entry
+points it defines, forbidden calls.
 
 Parsing is safe in the grader's process: ``ast.parse`` and ``compile`` never execute code.
 """
@@ -8,6 +9,9 @@ from __future__ import annotations
 import ast
 import functools
 from dataclasses import dataclass
+
+from grader.i18n import Text
+from grader.messages import text
 
 
 @dataclass(frozen=True)
@@ -27,15 +31,23 @@ def parse(source: str) -> ast.Module:
     return ast.parse(source)
 
 
-def syntax_error(source: str, filename: str) -> str | None:
-    """A one-line description of the first syntax error, or None."""
+@dataclass(frozen=True)
+class SourceError:
+    """Why a learner file cannot even be compiled, and the line to fix (None when no line is known)."""
+
+    message: Text
+    line: int | None
+
+
+def syntax_error(source: str, filename: str) -> SourceError | None:
+    """The first syntax error, described on one line, or None (Python's own words kept as they are)."""
     try:
         # From the parsed tree: the compiler's own checks ('return' outside a function, ...) still run.
         compile(parse(source), filename, "exec", dont_inherit=True)
     except SyntaxError as err:
-        return f"SyntaxError in {filename}, line {err.lineno}: {err.msg}"
+        return SourceError(text("static.syntax_error", file=filename, line=err.lineno, detail=err.msg), err.lineno)
     except ValueError as err:  # e.g. null bytes
-        return f"{filename} cannot be compiled: {err}"
+        return SourceError(text("static.cannot_compile", file=filename, detail=str(err)), None)
     return None
 
 
@@ -77,6 +89,71 @@ def is_untouched_stub(source: str, stub_source: str) -> bool:
         return _same(parse(source), parse(stub_source))
     except (SyntaxError, ValueError):
         return False
+
+
+#: Names whose use at module level can bind names the syntax tree does not show.
+_DYNAMIC_BINDERS = frozenset({"globals", "exec", "setattr", "vars", "__import__", "eval", "locals"})
+
+
+def _bound_targets(target: ast.AST) -> set[str]:
+    """Names an assignment target binds (``a``, ``a, b = ...``, ``[a, *b] = ...``)."""
+    return {node.id for node in ast.walk(target) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+
+
+def _module_level(body: list[ast.stmt]):
+    """Statements that run at module level: the body, and the bodies of its if/try/with/for blocks."""
+    for node in body:
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                inner = getattr(node, field, None)
+                if isinstance(inner, list):
+                    yield from _module_level(inner)
+            for case in getattr(node, "cases", ()):  # match statements
+                yield from _module_level(case.body)
+
+
+def module_names(source: str) -> set[str] | None:
+    """The names a module binds at module level, read from its syntax tree without running it.
+
+    None when the tree cannot tell: a star import, a module ``__getattr__``, or ``globals()``,
+    ``exec``, ``setattr`` and the like, which can bind names no statement shows. The file must parse.
+    """
+    tree = parse(source)
+    if any(isinstance(node, ast.Name) and node.id in _DYNAMIC_BINDERS for node in ast.walk(tree)):
+        return None
+    names: set[str] = set()
+    for node in _module_level(tree.body):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name == "*":
+                    return None
+                names.add(alias.asname or alias.name.split(".")[0])
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                names |= _bound_targets(target)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
+            names |= _bound_targets(node.target)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    names |= _bound_targets(item.optional_vars)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+    for node in ast.walk(tree):  # `(name := ...)`: counted wherever it is, erring towards "bound"
+        if isinstance(node, ast.NamedExpr):
+            names |= _bound_targets(node.target)
+    if "__getattr__" in names:
+        return None
+    return names
+
+
+def missing_entry_points(source: str, entry_points: list[str]) -> list[str]:
+    """The entry points ``source`` does not bind at module level (none when that cannot be told)."""
+    names = module_names(source)
+    return [] if names is None else [name for name in entry_points if name not in names]
 
 
 class _ImportTracker(ast.NodeVisitor):

@@ -1,4 +1,5 @@
-"""Keep torch's first meta-device operation from importing torch._dynamo (about 1.2 s on torch 2.13).
+"""Keep torch's first meta-device operation from importing torch._dynamo (about 1.2 s on torch 2.13),
+and nn.MultiheadAttention's key_padding_mask from importing sympy (about 1.8 s).
 
 Many of torch's Python operator implementations (``torch._refs``, decompositions: exactly what
 runs on the meta device) are wrapped by ``torch._compile._disable_dynamo``, which on first call
@@ -33,6 +34,11 @@ class _DeferredDynamo(types.ModuleType):
         return fn
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):
+            # inspect.getmodule() asks every module in sys.modules for __file__ and the like, even
+            # in the middle of another import (torch.testing.assert_close importing
+            # torch.distributed.tensor): loading torch._dynamo there is a circular import.
+            raise AttributeError(name)
         return getattr(_load_real(), name)
 
 
@@ -53,3 +59,27 @@ def defer_dynamo_import() -> None:
     stand_in = _DeferredDynamo(_NAME)
     sys.modules[_NAME] = stand_in
     torch._dynamo = stand_in
+
+
+def check_plain_bools_without_sympy() -> None:
+    """Let ``torch._check_with`` accept a plain ``True`` without importing sympy.
+
+    ``torch._check_with(error_type, cond, message)`` imports ``torch.fx.experimental.symbolic_shapes``
+    (and with it sympy, about 1.8 s) to evaluate ``cond``, even when ``cond`` is a plain bool;
+    ``nn.MultiheadAttention`` calls it for every ``key_padding_mask``, so each runner of a block
+    that passes one would pay that import. A plain ``True`` is what the original returns at once
+    after the import; anything else (False, a symbolic bool) goes the original way, error included.
+    """
+    torch = sys.modules.get("torch")
+    original = getattr(torch, "_check_with", None)
+    if original is None or getattr(original, "_grader_plain_bools", False):
+        return
+
+    def _check_with(error_type: Any, cond: Any, message: Any) -> None:
+        if cond is True:
+            return
+        original(error_type, cond, message)
+
+    _check_with._grader_plain_bools = True  # type: ignore[attr-defined]
+    _check_with.__wrapped__ = original  # type: ignore[attr-defined]
+    torch._check_with = _check_with

@@ -10,15 +10,17 @@ result (no flaky checks). A check that cannot run is reported ``skipped``, never
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 import yaml
 
-from grader import engine
+from grader import engine, figures as figures_module, static
 from grader.bank import Problem, ProblemBank
 from grader.errors import GraderError
+from grader.i18n import LANGS, Text, as_text, join, texts_in
+from grader.messages import text
 from grader.results import ProblemResult, Status
 from grader.worker import sandbox
 from grader.worker.session import Zygote
@@ -33,7 +35,10 @@ class Finding:
     problem: str
     step: str  # spec, files, checks, reference, stub, mistakes, determinism
     outcome: str  # ok, fail, skipped
-    detail: str = ""
+    detail: Text = field(default_factory=lambda: Text("", ""))  # a plain string reads the same in every language
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "detail", as_text(self.detail))
 
 
 def corpus_file(root: Path, name: str) -> Path | None:
@@ -45,19 +50,19 @@ def corpus_file(root: Path, name: str) -> Path | None:
 
 
 def _comparable(result: ProblemResult) -> dict[str, Any]:
-    data = result.to_dict()
+    data = result.to_dict(None)
     data.pop("duration_ms", None)
     for check in data["checks"]:
         check.pop("duration_ms", None)
     return data
 
 
-def _differences(first: ProblemResult, second: ProblemResult) -> str:
+def _differences(first: ProblemResult, second: ProblemResult) -> Text:
     a, b = _comparable(first), _comparable(second)
     changed = [x["id"] for x, y in zip(a["checks"], b["checks"]) if x != y]
     if changed:
-        return "checks " + ", ".join(changed) + " differ between two runs with one seed"
-    return "the results differ between two runs with one seed"
+        return text("validate.checks_differ", checks=", ".join(changed))
+    return text("validate.results_differ")
 
 
 class _Validator:
@@ -66,7 +71,7 @@ class _Validator:
         self.zygote: Zygote | None = None
         self.step, self.graded = "reference", ""
 
-    def finding(self, step: str, outcome: str, detail: str = "") -> None:
+    def finding(self, step: str, outcome: str, detail: Text | str = "") -> None:
         self.report(Finding(self.problem.name, step, outcome, detail))
 
     def grade(self, path: Path, step: str) -> ProblemResult:
@@ -78,15 +83,17 @@ class _Validator:
         try:
             spec = problem.spec
         except GraderError as err:
-            self.finding("spec", FAIL, str(err))
+            self.finding("spec", FAIL, as_text(err.text))
             return
-        self.finding("spec", OK, f"{len(spec.checks)} checks, {spec.max_score:g} points, {len(spec.mistakes)} mistakes")
+        self.finding("spec", OK, text("validate.spec_ok", checks=len(spec.checks), points=f"{spec.max_score:g}",
+                                      mistakes=len(spec.mistakes)))
         try:
             problem.require_files()
         except GraderError as err:
-            self.finding("files", FAIL, str(err))
+            self.finding("files", FAIL, as_text(err.text))
             return
         self.finding("files", OK)
+        self.check_languages()
         if not self.check_registry():
             return
         if spec.runtime != "data":  # one warm worker for all the runs of this problem
@@ -94,7 +101,7 @@ class _Validator:
         try:
             self.grade_runs()
         except Exception as err:  # noqa: BLE001 - a bug in the author's checks or reference, not the learner's
-            self.finding(self.step, FAIL, f"grading {self.graded} raised {type(err).__name__}: {err}")
+            self.finding(self.step, FAIL, text("validate.grading_raised", file=self.graded, error=f"{type(err).__name__}: {err}"))
         finally:
             if self.zygote is not None:
                 self.zygote.close()
@@ -102,40 +109,107 @@ class _Validator:
     def grade_runs(self) -> None:
         problem = self.problem
         reference = self.grade(problem.reference_file, "reference")
-        lost = [f"{c.id} ({c.status.value}: {c.message[:100]})" for c in reference.checks if c.score < c.max_score]
-        self.finding("reference", FAIL if lost else OK, "loses points in " + "; ".join(lost) if lost else "full marks")
+        lost = [
+            Text(*(f"{c.id} ({c.status.value}: {c.message.get(lang)[:100]})" for lang in LANGS))
+            for c in reference.checks if c.score < c.max_score
+        ]
+        if lost:
+            self.finding("reference", FAIL, text("validate.reference_loses", checks=join(lost, text("sep.clauses"))))
+        else:
+            self.finding("reference", OK, text("validate.full_marks"))
         stub = self.grade(problem.stub_file, "stub")
         attempted = [f"{c.id} ({c.status.value})" for c in stub.checks if c.status is not Status.NOT_ATTEMPTED]
-        self.finding(
-            "stub", FAIL if attempted or stub.score else OK,
-            "not not_attempted: " + ", ".join(attempted) if attempted else "not_attempted, 0 points",
-        )
+        if attempted or stub.score:
+            self.finding("stub", FAIL, text("validate.stub_attempted", checks=", ".join(attempted)))
+        else:
+            self.finding("stub", OK, text("validate.stub_ok"))
+        self.check_figures()
         wrong = self.check_mistakes()
         self.check_determinism(reference, wrong)
+
+    def check_figures(self) -> None:
+        """Each figure draws on the reference, through the runner exactly as in-process (so a right
+        answer is never drawn as differing), and is named by a check or shown by grade show."""
+        spec = self.problem.spec
+        if not spec.figures:
+            self.finding("figures", OK, text("validate.no_figures"))
+            return
+        self.step, self.graded = "figures", self.problem.reference_file.name
+        result = engine.grade(self.problem, self.problem.reference_file, seed=self.seed, zygote=self.zygote,
+                              all_figures=True)
+        drawn = {c.figure.id: c.figure for c in result.checks if c.figure is not None}
+        named = {c.figure for c in spec.checks if c.figure is not None}
+        problems = []
+        for figure in spec.figures:
+            if figure.id not in named and not figure.show:
+                problems.append(text("validate.figure_unused", id=figure.id))
+            elif figure.id in named and figure.id not in drawn:
+                problems.append(text("validate.figure_not_drawn", id=figure.id))
+            elif figure.id in drawn and drawn[figure.id].panels[0].values != drawn[figure.id].panels[1].values:
+                problems.append(text("validate.figure_sides_differ", id=figure.id))
+        if figures_only_shown := [f for f in spec.figures if f.show and f.id not in drawn]:
+            registry, reference = engine.load_registry(self.problem), engine.load_reference(self.problem)
+            for figure in figures_only_shown:
+                try:
+                    figures_module.reference_only(figure, registry, reference, engine.load_probes(self.problem))
+                except Exception as err:  # noqa: BLE001 - the author's figure function
+                    problems.append(text("validate.figure_raised", id=figure.id, error=f"{type(err).__name__}: {err}"))
+        if problems:
+            self.finding("figures", FAIL, join(problems, text("sep.clauses")))
+        else:
+            self.finding("figures", OK, text("validate.figures_ok", n=len(spec.figures)))
+
+    def check_languages(self) -> None:
+        """Every text in every language (docs/i18n.md), and a stub per language with the same code."""
+        problem, problems, pending = self.problem, [], []
+        untranslated = [where for where, value in texts_in(problem.spec) if value.untranslated]
+        if untranslated:
+            pending.append(text("validate.untranslated", n=len(untranslated), first=untranslated[0]))
+        english = problem.stub_file.read_text(encoding="utf-8")
+        for lang in LANGS[1:]:
+            stub = problem.folder / lang / problem.spec.learner_file
+            if not stub.is_file():
+                pending.append(text("validate.no_stub", lang=lang, path=stub))
+            elif problem.spec.runtime != "data" and not static.is_untouched_stub(stub.read_text(encoding="utf-8"), english):
+                problems.append(text("validate.stub_code_differs", stub=stub, english=problem.stub_file))
+        if problems:
+            self.finding("languages", FAIL, join(problems, text("sep.clauses")))
+        elif pending:
+            self.finding("languages", SKIPPED, join(pending, text("sep.clauses")))
+        else:
+            self.finding("languages", OK, ", ".join(LANGS))
 
     def check_registry(self) -> bool:
         spec = self.problem.spec
         try:
             registry = engine.load_registry(self.problem)
         except GraderError as err:
-            self.finding("checks", FAIL, str(err))
+            self.finding("checks", FAIL, as_text(err.text))
             return False
         except Exception as err:  # noqa: BLE001 - an author's checks.py may raise anything on import
-            self.finding("checks", FAIL, f"{self.problem.checks_file}: importing it raised {type(err).__name__}: {err}")
+            self.finding("checks", FAIL, text("validate.import_raised", file=self.problem.checks_file,
+                                              error=f"{type(err).__name__}: {err}"))
             return False
         needed = {c.id for c in spec.checks if c.kind == "test"}
         problems = []
         if needed - set(registry.tests):
-            problems.append("no @checks.test for " + ", ".join(sorted(needed - set(registry.tests))))
+            problems.append(text("validate.no_test_for", ids=", ".join(sorted(needed - set(registry.tests)))))
         if set(registry.tests) - needed:
-            problems.append("tests not in the spec: " + ", ".join(sorted(set(registry.tests) - needed)))
+            problems.append(text("validate.tests_not_in_spec", ids=", ".join(sorted(set(registry.tests) - needed))))
         undeclared = registry.mistake_ids() - {m.id for m in spec.mistakes}
         if undeclared:
-            problems.append("hypotheses for undeclared mistakes: " + ", ".join(sorted(undeclared)))
+            problems.append(text("validate.undeclared_mistakes", ids=", ".join(sorted(undeclared))))
+        figures = {f.id for f in spec.figures}
+        if figures - set(registry.figures):
+            problems.append(text("validate.no_figure_for", ids=", ".join(sorted(figures - set(registry.figures)))))
+        if set(registry.figures) - figures:
+            problems.append(text("validate.figures_not_in_spec", ids=", ".join(sorted(set(registry.figures) - figures))))
         if problems:
-            self.finding("checks", FAIL, f"{self.problem.checks_file}: " + "; ".join(problems))
+            self.finding("checks", FAIL, text("validate.in_file", file=self.problem.checks_file,
+                                              problems=join(problems, text("sep.clauses"))))
             return False
-        self.finding("checks", OK, f"{len(registry.tests)} tests, {len(registry.mistake_ids())} mistake hypotheses")
+        self.finding("checks", OK, text("validate.checks_ok", tests=len(registry.tests),
+                                        hypotheses=len(registry.mistake_ids())))
         return True
 
     def check_mistakes(self) -> Path | None:
@@ -144,14 +218,14 @@ class _Validator:
         expected_file = corpus_file(self.root, self.problem.name)
         if expected_file is None:
             if declared:
-                self.finding("mistakes", SKIPPED, f"no tests/corpus/{self.problem.name}/expected.yaml beside the bank")
+                self.finding("mistakes", SKIPPED, text("validate.no_corpus", name=self.problem.name))
             else:
-                self.finding("mistakes", OK, "no mistakes declared")
+                self.finding("mistakes", OK, text("validate.no_mistakes"))
             return None
         try:
             entries = yaml.safe_load(expected_file.read_text(encoding="utf-8")) or {}
         except yaml.YAMLError as err:
-            self.finding("mistakes", FAIL, f"{expected_file}: invalid YAML ({err})")
+            self.finding("mistakes", FAIL, text("validate.invalid_yaml", file=expected_file, error=str(err)))
             return None
         reached, problems, wrong = set(), [], None
         for file_name, expectation in entries.items():
@@ -160,10 +234,10 @@ class _Validator:
                 continue
             path = expected_file.parent / file_name
             if mistake not in declared:
-                problems.append(f"{file_name} expects {mistake!r}, which the spec does not declare")
+                problems.append(text("validate.expects_undeclared", file=file_name, mistake=repr(mistake)))
                 continue
             if not path.is_file():
-                problems.append(f"{file_name} is listed in {expected_file.name} but missing")
+                problems.append(text("validate.listed_missing", file=file_name, listing=expected_file.name))
                 continue
             result = self.grade(path, "mistakes")
             got = {c.diagnosis.id for c in result.checks if c.diagnosis}
@@ -171,14 +245,15 @@ class _Validator:
                 reached.add(mistake)
                 wrong = wrong or path
             else:
-                problems.append(f"{file_name} is not diagnosed {mistake!r} (got {sorted(got) or 'none'})")
+                problems.append(text("validate.not_diagnosed", file=file_name, mistake=repr(mistake),
+                                     got=str(sorted(got)) if got else text("report.none")))
         unreached = [m for m in declared if m not in reached]
         if unreached:
-            problems.append("no corpus file reaches " + ", ".join(unreached))
+            problems.append(text("validate.unreached", ids=", ".join(unreached)))
         if problems:
-            self.finding("mistakes", FAIL, "; ".join(problems))
+            self.finding("mistakes", FAIL, join(problems, text("sep.clauses")))
         else:
-            self.finding("mistakes", OK, f"all {len(declared)} reached by {expected_file.parent}")
+            self.finding("mistakes", OK, text("validate.all_reached", n=len(declared), folder=expected_file.parent))
         return wrong
 
     def check_determinism(self, reference: ProblemResult, wrong: Path | None) -> None:
@@ -188,9 +263,10 @@ class _Validator:
         for path, first in pairs:
             second = self.grade(path, "determinism")
             if _comparable(first) != _comparable(second):
-                self.finding("determinism", FAIL, f"{path.name}: {_differences(first, second)}")
+                self.finding("determinism", FAIL, text("validate.in_file", file=path.name,
+                                                       problems=_differences(first, second)))
                 return
-        self.finding("determinism", OK, "same results for " + " and ".join(p.name for p, _ in pairs))
+        self.finding("determinism", OK, text("validate.same_results", files=", ".join(p.name for p, _ in pairs)))
 
 
 def _stray_folders(root: Path) -> list[Finding]:
@@ -199,7 +275,7 @@ def _stray_folders(root: Path) -> list[Finding]:
     folder = root / "problems"
     for child in sorted(folder.iterdir()) if folder.is_dir() else []:
         if child.is_dir() and not child.name.startswith((".", "_")) and not (child / "spec.yaml").exists():
-            found.append(Finding(child.name, "spec", FAIL, f"{child}: no spec.yaml, so the bank ignores this folder"))
+            found.append(Finding(child.name, "spec", FAIL, text("validate.no_spec", folder=child)))
     return found
 
 
@@ -228,7 +304,7 @@ def validate(
         if (directory / "spec.yaml").is_file():
             only, directory = directory.name, directory.parent.parent
         elif not (directory / "problems").is_dir():
-            raise GraderError(f"{directory}: not a problem bank (no problems/ folder) nor a problem (no spec.yaml)")
+            raise GraderError(text("validate.not_a_bank", directory=directory))
         extra_roots = (*extra_roots, directory)
     bank = ProblemBank(extra_roots)
     roots = [directory] if directory is not None else bank.roots

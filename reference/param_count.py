@@ -4,14 +4,14 @@ Every count is what ``sum(p.numel() for p in model.parameters())`` gives for the
 modules (``nn.Linear``, ``nn.LayerNorm``, ``nn.Embedding``); shared (tied) matrices count once.
 
 * ``nn.Linear(n_in, n_out, bias)`` has n_in·n_out weights (+ n_out biases);
-* ``nn.LayerNorm(d)`` has a scale γ and a shift β: 2d;
+* ``nn.LayerNorm(d)`` has a scale γ and a shift β: 2d; ``nn.LayerNorm(d, bias=False)`` only γ: d;
 * multi-head attention has W_q, W_k, W_v, W_o, each d×d whatever the number of heads
   (h heads of size d_k = d/h side by side), so 4d² (+ 4d biases);
 * the feed-forward block is Linear(d, d_ff) then Linear(d_ff, d);
 * sinusoidal positions are a fixed buffer: 0 parameters. Learned positions: max_len·d per stack.
 
-``bias`` switches the biases of the attention and feed-forward Linear layers; LayerNorms always
-keep both γ and β.
+``bias`` means what torch's ``bias`` argument means (``nn.TransformerEncoderLayer(..., bias=False)``):
+False removes every bias, the Linear layers' and LayerNorm's β alike.
 """
 
 from __future__ import annotations
@@ -32,21 +32,21 @@ def count_ffn(d_model: int, d_ff: int, bias: bool = True) -> int:
     return count_linear(d_model, d_ff, bias) + count_linear(d_ff, d_model, bias)  # 2·d·d_ff (+ d_ff + d)
 
 
-def count_layernorm(d_model: int) -> int:
-    """LayerNorm over d_model features: γ and β."""
-    return 2 * d_model
+def count_layernorm(d_model: int, bias: bool = True) -> int:
+    """LayerNorm over d_model features: γ, and β unless bias is False."""
+    return 2 * d_model if bias else d_model
 
 
 def count_encoder_layer(d_model: int, d_ff: int, bias: bool = True) -> int:
     """Self-attention, feed-forward, and one LayerNorm after (or before) each of the two."""
-    return count_mha(d_model, bias) + count_ffn(d_model, d_ff, bias) + 2 * count_layernorm(d_model)
+    return count_mha(d_model, bias) + count_ffn(d_model, d_ff, bias) + 2 * count_layernorm(d_model, bias)
 
 
 def count_decoder_layer(d_model: int, d_ff: int, bias: bool = True, cross_attention: bool = True) -> int:
     """Masked self-attention, cross-attention over the encoder (optional), feed-forward; a LayerNorm each."""
     sublayers = 3 if cross_attention else 2
     attention = (sublayers - 1) * count_mha(d_model, bias)
-    return attention + count_ffn(d_model, d_ff, bias) + sublayers * count_layernorm(d_model)
+    return attention + count_ffn(d_model, d_ff, bias) + sublayers * count_layernorm(d_model, bias)
 
 
 def count_transformer(config: dict) -> dict:
@@ -76,7 +76,7 @@ def count_transformer(config: dict) -> dict:
         if has_decoder
         else 0
     )
-    final_norms = stacks * count_layernorm(d) if config["final_norm"] else 0
+    final_norms = stacks * count_layernorm(d, bias) if config["final_norm"] else 0
 
     tied = tie in ("output", "all")  # the output projection reuses the (target) embedding matrix
     output = (0 if tied else d * out_vocab) + (out_vocab if config["output_bias"] else 0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -17,6 +18,19 @@ from grader.worker import protocol
 
 TESTS = Path(__file__).resolve().parent
 CORPUS = TESTS / "corpus"
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_asked(monkeypatch: pytest.MonkeyPatch):
+    """Every test starts in English whatever the machine's locale; a test that wants Chinese asks."""
+    from grader import i18n
+
+    monkeypatch.delenv(i18n.LANG_ENV, raising=False)
+    for name in i18n.LOCALE_ENVS:
+        if os.environ.get(name, "").lower().startswith("zh"):
+            monkeypatch.setenv(name, "C.UTF-8")
+    yield
+    i18n._current = None
 
 
 @pytest.fixture(name="bank", scope="session")

@@ -31,7 +31,7 @@ def _jsonl(path: Path) -> list[dict]:
 
 
 def _csv(path: Path) -> list[list[str]]:
-    with open(path, newline="", encoding="utf-8") as f:
+    with open(path, newline="", encoding="utf-8-sig") as f:
         return list(csv.reader(f))
 
 

@@ -104,3 +104,30 @@ def test_report_charts_render_in_a_screenshot(report: Path, tmp_path: Path) -> N
     bar = np.all(np.abs(pixels - np.array(HISTOGRAM_BLUE)) <= 6, axis=-1)
     assert bar.sum() > 2000, "no histogram bars were drawn"
     assert (pixels.std(axis=(0, 1)) > 10).all(), "the screenshot is blank"
+
+
+MASK_BLUE, DIFFERS_RED = (0x2B, 0x5D, 0x9B), (0xD6, 0x27, 0x28)  # grader.render.heatmap's mask and outline colours
+
+
+def test_a_wrong_causal_mask_is_drawn_beside_the_expected_one(tmp_path: Path) -> None:
+    """report.html draws a failed check's figure (yours, expected) as SVG that a browser renders:
+    the blue cells of both masks, and red outlines on the cells where the student's differs."""
+    from conftest import CORPUS
+
+    student = tmp_path / "subs" / "alice"
+    student.mkdir(parents=True)
+    (student / "masks.py").write_text((CORPUS / "masks" / "causal_off_by_one.py").read_text(encoding="utf-8"))
+    run_batch(BatchOptions(tmp_path / "subs", tmp_path / "out", problems=["masks"], jobs=1))
+    html = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert html.count('<svg class="heatmap"') == 2  # causal_mask and decoder_mask failed, each with its picture
+    page = tmp_path / "figure.html"  # the student's detail alone, opened, with the report's head
+    detail = html[html.index('<h2 id="details">'):].replace("<details>", "<details open>")
+    page.write_text(html[: html.index("<body>") + 6] + detail, encoding="utf-8")
+    shot = tmp_path / "figure.png"
+    run = _chromium(tmp_path, "--window-size=1000,800", f"--screenshot={shot}", page.as_uri())
+    assert run.returncode == 0 and shot.is_file(), run.stderr[-2000:]
+    pixels = _png_rgb(shot)
+    blue = np.all(np.abs(pixels - np.array(MASK_BLUE)) <= 8, axis=-1)
+    red = np.all(np.abs(pixels - np.array(DIFFERS_RED)) <= 8, axis=-1)
+    assert blue.sum() > 36 * 10 * 10, "the mask cells were not drawn"  # causal_mask(6): 15 + 21 blue cells of 14 px
+    assert red.sum() > 6 * 20, "the cells that differ are not outlined"

@@ -47,8 +47,21 @@ def test_json_output_has_the_exact_schema(runner, workdir) -> None:
     ]
     assert data["seed"] == 99 and data["grader_version"] == __version__ and data["status"] == "pass"
     assert set(data["checks"][0]) == {
-        "id", "title", "status", "score", "max_score", "visibility", "message", "hint", "diagnosis", "duration_ms"
+        "id", "title", "status", "score", "max_score", "visibility", "message", "hint", "diagnosis", "duration_ms",
+        "task",
     }
+
+
+def test_verbose_keeps_hidden_checks_hidden_and_instructor_shows_them(runner, workdir) -> None:
+    """-v adds timings and visible output; a hidden check's inputs (its message) need --instructor."""
+    wrong = str(CORPUS / "param_count" / "missing_final_norm.py")
+    learner = json.loads(runner.invoke(cli, ["param_count", "--file", wrong, "--format", "json", "-v"]).output)
+    hidden = [c for c in learner["checks"] if c["visibility"] == "hidden"]
+    assert hidden and all(c["message"] == "hidden check: wrong answer" for c in hidden)
+    assert not any("reveal" in c for c in learner["checks"])
+    teacher = json.loads(runner.invoke(cli, ["param_count", "--file", wrong, "--format", "json", "--instructor"]).output)
+    hidden = [c for c in teacher["checks"] if c["visibility"] == "hidden"]
+    assert all("d_model=" in c["message"] and c["reveal"].startswith("the built model has") for c in hidden)
 
 
 def test_seed_comes_from_the_environment(runner, workdir, monkeypatch) -> None:

@@ -42,7 +42,7 @@ def test_corpus_submission(problem: str, path: Path, expectation: dict, grade_fi
     started = time.monotonic()
     result = grade_file(problem, path, **(expectation.get("options") or {}))
     elapsed = time.monotonic() - started
-    summary = {c.id: (c.status.value, c.diagnosis.id if c.diagnosis else None, c.message[:120]) for c in result.checks}
+    summary = {c.id: (c.status.value, c.diagnosis.id if c.diagnosis else None, c.message.en[:120]) for c in result.checks}
     if expectation.get("full"):
         assert result.score == result.max_score, summary
     if "diagnosis" in expectation:

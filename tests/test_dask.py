@@ -206,7 +206,7 @@ def test_hostile_students_get_the_same_rows_on_dask_as_locally(cluster, tmp_path
 
 def test_the_task_replaces_a_grading_process_that_overruns_and_reports_like_the_local_pool(bank) -> None:
     """In-process: a zero budget overruns twice (two fresh processes), then a normal job is graded."""
-    from grader.batch.run import config_hash
+    from grader.batch.config import config_hash
     from grader.worker import sandbox
 
     problem = bank.get("self_attention")

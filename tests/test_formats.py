@@ -60,8 +60,8 @@ def _results() -> list[ProblemResult]:
     first = ProblemResult("alpha", checks, seed=3, grader_version="9.9.9", duration_ms=1234, isolation="limits",
                           submission="alpha.py")
     full = ProblemResult("beta", [_check("only", Status.PASS, 2, 2)], seed=3, grader_version="9.9.9")
-    broken = ProblemResult("gamma", [_check("c1", Status.ERROR, 0, 1, message="SyntaxError at line 3")], seed=3,
-                           grader_version="9.9.9", error="SyntaxError: invalid syntax (gamma.py, line 3)")
+    broken = ProblemResult("gamma", [_check("c1", Status.ERROR, 0, 1)], seed=3, grader_version="9.9.9",
+                           error="SyntaxError: invalid syntax (gamma.py, line 3)", error_line=3)
     return [first, full, broken]
 
 
@@ -152,11 +152,12 @@ def _decoded(text: str) -> dict:
 
 @pytest.mark.parametrize("index", [0, 1, 2])
 def test_classroom_runner_validates_and_totals_agree(index: int) -> None:
-    """Per problem: one test per check, max_score = sum of points, pass only at full marks."""
+    """Per problem: one test per check (and one that says why a file did not load), max_score = sum
+    of points, pass only at full marks."""
     result = _results()[index]
     document = _decoded(render([result], "classroom"))
     jsonschema.validate(document, _schema("classroom_runner_v1.schema.json"))
-    assert len(document["tests"]) == len(result.checks)
+    assert len(document["tests"]) == len(result.checks) + (result.error is not None)
     assert document["max_score"] == result.max_score
     assert sum(t["score"] for t in document["tests"]) == pytest.approx(result.score, abs=1e-9)
     assert document["status"] == {"pass": "pass", "fail": "fail", "error": "error"}[result.status]
@@ -183,6 +184,17 @@ def test_classroom_learner_text_cannot_issue_workflow_commands() -> None:
     document = runner_result(results, verbose=True)
     reporter_log = "\n".join(f"❌ {t['name']}\n\nError: {t['message']}\n" for t in document["tests"])
     assert workflow_commands(reporter_log) == []
+
+
+def test_classroom_learner_text_reaches_the_reporter_without_control_bytes_or_escapes() -> None:
+    """No colour, cursor move, line erase or bell from the learner in the reporter's log or ours."""
+    results = _results()
+    document = runner_result(results, verbose=True)
+    texts = [render_log(results, verbose=True), *(t["name"] + t["message"] for t in document["tests"])]
+    for text in texts:
+        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", text.replace("\n", "")), repr(text[:200])
+    assert "control bytes" in texts[0]  # the words stay; the bytes go
+    assert neutralise("a\x1b[31mred\x1b[0m \x1b]0;title\x07b\x1b[2K\x9bc\td\x7f") == "ared bc\td"
 
 
 def test_classroom_fence_token_is_fresh_each_time() -> None:
@@ -226,7 +238,7 @@ def test_exercism_validates_with_statuses_in_spec_order() -> None:
     document = json.loads(render([first], "exercism"))
     jsonschema.validate(document, _schema("exercism_results_v3.schema.json"))
     assert document["status"] == "fail"
-    assert [t["name"] for t in document["tests"]] == [c.title for c in first.checks]
+    assert [t["name"] for t in document["tests"]] == [c.title.en for c in first.checks]
     assert [t["status"] for t in document["tests"]] == ["pass", "fail", "fail", "error", "error", "fail", "fail"]
     raises = document["tests"][3]
     assert len(raises["output"]) <= 500 and raises["output"].endswith("Please limit to 500 chars")

@@ -1,9 +1,9 @@
-"""``pip install .`` (not editable) from a clean copy gives a working ``grade`` with the whole bank, outside the tree.
+"""The wheel built from a clean copy, installed, gives a working ``grade`` with the whole bank, outside the tree.
 
 The fresh venv gets the already-installed dependencies (numpy, torch, ...) through a ``.pth`` to a
 folder of links into this environment's site-packages, leaving out this project's own (editable)
-install, so the test is fast and needs no network; the project itself is built and installed
-with ``--no-deps --no-build-isolation``.
+install, so the test is fast and needs no network; the project's wheel is built with
+``--no-deps --no-build-isolation`` and installed, as a release does.
 """
 
 from __future__ import annotations
@@ -56,9 +56,16 @@ def _installed(tmp_path_factory) -> Path:
     site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                           check=True, capture_output=True, text=True).stdout.strip()
     Path(site, "seed.pth").write_text(str(_seed(base / "seed")) + "\n")
+    # As a release does (.github/workflows/release.yml): build the wheel, install the wheel.
     subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps",
-         "--no-build-isolation", "--no-index", str(base / "src")],
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
+         "--wheel-dir", str(base / "dist"), str(base / "src")],
+        check=True, capture_output=True, cwd=base,
+    )
+    (wheel,) = (base / "dist").glob("attention_grader-*.whl")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps", "--no-index",
+         str(wheel)],
         check=True, capture_output=True, cwd=base,
     )
     shutil.rmtree(base / "src")  # nothing may depend on the source tree
@@ -115,20 +122,39 @@ def test_whole_bank_is_listed_and_gradable(installed: Path) -> None:
     assert json.loads(graded.stdout)["score"] == json.loads(graded.stdout)["max_score"]
 
 
+def test_classroom_init_ships_the_wheel_this_grader_was_installed_from(installed: Path) -> None:
+    """pip recorded the wheel's path (PEP 610): a runner cannot reach it, so the template carries a copy."""
+    (wheel,) = (installed / "dist").glob("attention_grader-*.whl")
+    made = _run(installed, "grade", "classroom", "init", "template", "--problems", "self_attention")
+    assert made.returncode == 0, made.stderr
+    copy = Path(".github") / "attention-grader" / wheel.name
+    assert (installed / "work" / "template" / copy).read_bytes() == wheel.read_bytes()
+    workflow = (installed / "work" / "template" / ".github" / "workflows" / "classroom.yml").read_text()
+    assert f'pip install --extra-index-url https://download.pytorch.org/whl/cpu "./{copy.as_posix()}"' in workflow
+    assert f"The workflow installs ./{copy.as_posix()} (this grader's wheel, copied into the template" in made.stdout
+
 
 def test_sandbox_masks_an_installed_bank_once(monkeypatch, tmp_path) -> None:
     """Installed, the bank sits in grader/bundled/: the sandbox masks that folder, not also its insides.
 
     (Masking grader/bundled/problems inside an already-masked, read-only grader/bundled made
-    bubblewrap fail to start under --sandbox full.)
+    bubblewrap fail to start under --sandbox full.) The user level's Landlock view of
+    site-packages is everything but that folder.
     """
     from grader import bank
-    from grader.worker import bwrap
+    from grader.worker import visible
 
-    package = tmp_path / "site-packages" / "grader"
+    site_packages = tmp_path / "site-packages"
+    package = site_packages / "grader"
     (package / "bundled" / "problems").mkdir(parents=True)
     (package / "bundled" / "reference").mkdir()
-    monkeypatch.setattr(bwrap, "package_dir", lambda: package)
+    (package / "worker").mkdir()
+    (package / "__init__.py").write_text("")
+    (site_packages / "numpy").mkdir()
+    monkeypatch.setattr(visible, "package_dir", lambda: package)
     monkeypatch.setattr(bank, "bundled_root", lambda: package / "bundled")
     monkeypatch.delenv(bank.PROBLEMS_ENV, raising=False)
-    assert bwrap.secret_dirs() == [(package / "bundled").resolve()]
+    secrets = visible.secret_dirs()
+    assert secrets == [(package / "bundled").resolve()]
+    readable = visible._without(site_packages.resolve(), secrets)
+    assert sorted(readable) == sorted(p.resolve() for p in (package / "__init__.py", package / "worker", site_packages / "numpy"))

@@ -3,7 +3,7 @@
 The corpus shows each named mistake is diagnosed in one submission; these tests show why: the
 torch-built truth agrees with torch's own modules and the published counts, every mistaken build
 changes some count and is recognised from its counts alone, and the frequency fit names the
-three frequency mistakes on tables of any size.
+frequency mistakes on tables of any size.
 """
 
 from __future__ import annotations
@@ -34,6 +34,14 @@ PC = _checks("param_count")
 PE = _checks("positional_encoding")
 
 
+def _pe_context(reference: types.ModuleType):
+    """A check context for positional_encoding's helpers: its registry, reference and messages; no learner."""
+    from grader.checks import CheckContext
+
+    return CheckContext(check_id="frequencies", seed=0, reference=reference, registry=PE.checks,
+                        transport=lambda request, entry: None, messages=BANK.get("positional_encoding").spec.messages)
+
+
 def _numel(module: nn.Module) -> int:
     return sum(p.numel() for p in module.parameters())
 
@@ -49,6 +57,25 @@ def test_built_layers_match_torch_transformer_layers() -> None:
     assert PC.component("count_decoder_layer", ((512, 2048), {})) == _numel(decoder) == 4_204_032
     assert PC.component("count_mha", ((512,), {})) == _numel(nn.MultiheadAttention(512, 8, device=meta)) == 1_050_624
     assert PC.component("count_mha", ((512,), {"bias": False})) == 1_048_576
+
+
+@pytest.mark.filterwarnings("ignore:enable_nested_tensor is True")  # torch's note about its fast path
+def test_bias_false_means_what_torch_layers_mean() -> None:
+    """bias=False drops every bias, LayerNorm's beta included, as torch's own layers do (issue 14:
+    a learner who checks with nn.TransformerEncoderLayer(bias=False) must get the grader's count)."""
+    meta = torch.device("meta")
+    reference = _reference("param_count")
+    encoder = nn.TransformerEncoderLayer(76, 4, 20, bias=False, device=meta)
+    decoder = nn.TransformerDecoderLayer(88, 8, 252, bias=False, device=meta)
+    assert _numel(encoder) == 26_296  # not 26,448, which keeps two LayerNorm betas
+    assert PC.component("count_encoder_layer", ((76, 20), {"bias": False})) == _numel(encoder)
+    assert reference.count_encoder_layer(76, 20, bias=False) == _numel(encoder)
+    assert PC.component("count_decoder_layer", ((88, 252), {"bias": False})) == _numel(decoder)
+    assert reference.count_decoder_layer(88, 252, bias=False) == _numel(decoder)
+    assert PC.component("count_layernorm", ((64,), {"bias": False})) == _numel(nn.LayerNorm(64, bias=False)) == 64
+    config = dict(PC.NAMED["nn.Transformer() (no embeddings: vocab 0)"], bias=False)
+    whole = nn.Transformer(bias=False, batch_first=True, device=meta)
+    assert PC.count(config)["total"] == reference.count_transformer(config)["total"] == _numel(whole)
 
 
 @pytest.mark.parametrize(
@@ -122,13 +149,28 @@ def test_tied_weights_count_once_and_twice_only_when_asked() -> None:
 @pytest.mark.parametrize(("d_model", "base"), [(8, 10000.0), (16, 10000.0), (12, 100.0), (64, 500.0), (11, 10000.0)])
 def test_frequency_fit_names_the_frequency_mistakes(d_model: int, base: float) -> None:
     ref = _reference("positional_encoding")
+    ctx = _pe_context(ref)
     table = ref.sinusoidal_encoding(4, d_model, base)
-    assert PE.frequency_mistake(table, base)[0] is None
-    assert PE.frequency_mistake(ref.sinusoidal_encoding(4, d_model, base**2), base)[0] == "exponent_2i_bug"
-    assert PE.frequency_mistake(ref.sinusoidal_encoding(4, d_model, base**0.5), base)[0] == "missing_factor_2"
-    assert PE.frequency_mistake(ref.sinusoidal_encoding(4, d_model, base * 3.7), base)[0] == "wrong_base"
+    assert PE.frequency_mistake(ctx, table, base)[0] is None
+    assert PE.frequency_mistake(ctx, ref.sinusoidal_encoding(4, d_model, base**2), base)[0] == "exponent_2i_bug"
+    assert PE.frequency_mistake(ctx, ref.sinusoidal_encoding(4, d_model, base**0.5), base)[0] == "missing_factor_2"
+    assert PE.frequency_mistake(ctx, ref.sinusoidal_encoding(4, d_model, base * 3.7), base)[0] == "wrong_base"
     swapped = PE._swapped(4, d_model, base)
-    assert PE.frequency_mistake(swapped, base)[0] == "sin_cos_swapped"
+    assert PE.frequency_mistake(ctx, swapped, base)[0] == "sin_cos_swapped"
+
+
+@pytest.mark.parametrize("base", [*PE.CUSTOM_BASES, 2000.0])
+def test_an_ignored_base_is_told_apart_from_the_2i_bug(base: float) -> None:
+    """A table built with the default base when another was asked for is ``ignored_base``; the 2i
+    bug at the same base is ``exponent_2i_bug``. At base 100 (100² = 10000) the two tables are the
+    same, which is why no check asks for base 100."""
+    ref = _reference("positional_encoding")
+    ignored = ref.sinusoidal_encoding(6, 12, 10000.0)  # what a learner who ignores base returns
+    doubled = ref.sinusoidal_encoding(6, 12, base**2)
+    ctx = _pe_context(ref)
+    assert PE.frequency_mistake(ctx, ignored, base)[0] == PE.table_mistake(ctx, ignored, base) == "ignored_base"
+    assert PE.frequency_mistake(ctx, doubled, base)[0] == PE.table_mistake(ctx, doubled, base) == "exponent_2i_bug"
+    assert np.allclose(ref.sinusoidal_encoding(6, 12, 100.0**2), ignored) and 100.0 not in PE.CUSTOM_BASES
 
 
 def test_fitted_frequencies_ignore_the_position_origin() -> None:

@@ -16,7 +16,7 @@ def test_reference_scores_full_marks(name: str, bank, grade_file) -> None:
     """The reference solution passes every check."""
     problem = bank.get(name)
     result = grade_file(name, problem.reference_file)
-    failing = {c.id: (c.status.value, c.message) for c in result.checks if c.status is not Status.PASS}
+    failing = {c.id: (c.status.value, c.message.en) for c in result.checks if c.status is not Status.PASS}
     assert result.score == result.max_score, failing
     assert result.status == "pass"
 
@@ -42,7 +42,7 @@ def test_stub_that_only_raises_is_not_attempted(name: str, bank, grade_file, tmp
     result = grade_file(name, edited)
     assert result.score == 0
     assert {c.status for c in result.checks} == {Status.NOT_ATTEMPTED}, [
-        (c.id, c.status.value, c.message) for c in result.checks
+        (c.id, c.status.value, c.message.en) for c in result.checks
     ]
 
 

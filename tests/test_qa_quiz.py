@@ -49,7 +49,9 @@ def test_quiz_flow_right_wrong_skip_then_summary(runner, tmp_path: Path) -> None
     asked = _planned(progress, "parameters", 3, seed=3)
     wrong = {"mha_params": "1048576", "layernorm_params": "512", "ffn_params": "2097152",
              "encoder_layer_params": "1052672", "decoder_layer_params": "3153408",
-             "transformer_params": "44138496", "gpt2_params": "84934656", "weight_tying_count": "B"}
+             "transformer_params": "44138496", "gpt2_params": "84934656", "weight_tying_count": "B",
+             "rmsnorm_params": "8192", "swiglu_block_params": "90177536", "llama_ffn_hidden": "16384",
+             "llama7b_params": "6607343616", "swiglu_hidden_size": "because GPUs like powers of two"}
     result = _quiz(runner, progress, [_right(asked[0]), wrong[asked[1].id], ""], "--topic", "parameters", "--count", "3")
     assert result.exit_code == 0, result.output
     out = result.output
@@ -57,13 +59,14 @@ def test_quiz_flow_right_wrong_skip_then_summary(runner, tmp_path: Path) -> None
     assert "✗ Not right 0/1" in out and "Mistake:" in out
     mistake = next(w.mistake for w in asked[1].mistakes if str(w.answer) == wrong[asked[1].id])
     assert BANK.mistakes[mistake].title.en in out
-    assert "Skipped." in out
+    assert "Skipped: it comes back first next time." in out
     assert out.count("Why:") == 3  # the explanation after every question, skipped included
     assert "Parameter counts" in out and "1/2" in out  # two answered, one right
-    assert "1 question(s) to review next time" in out
+    assert "2 question(s) to review next time" in out  # the wrong one and the skipped one
     saved = json.loads(progress.read_text(encoding="utf-8"))["questions"]
-    assert set(saved) == {asked[0].id, asked[1].id}
+    assert set(saved) == {asked[0].id, asked[1].id, asked[2].id}
     assert saved[asked[0].id]["last"] == 1.0 and saved[asked[1].id]["last"] == 0.0
+    assert saved[asked[2].id]["skipped"] == 1 and saved[asked[2].id]["last"] == 0.0
 
 
 def test_missed_questions_come_back_first(runner, tmp_path: Path) -> None:
@@ -139,3 +142,45 @@ def test_progress_order_missed_then_new_then_oldest_right(tmp_path: Path) -> Non
     assert order[:2] == [questions[2].id, questions[1].id]
     assert set(order[2:4]) == {questions[4].id, questions[5].id}
     assert order[4:] == [questions[0].id, questions[3].id]
+
+
+def test_a_skipped_question_comes_back_first(runner, tmp_path: Path) -> None:
+    """Skipping (an empty answer) queues the question for review like a wrong answer (issue 21)."""
+    progress = tmp_path / "progress.json"
+    first = _planned(progress, "masks", 2, seed=3)
+    result = _quiz(runner, progress, [_right(first[0]), ""], "--topic", "masks", "--count", "2")
+    assert result.exit_code == 0, result.output
+    assert _planned(progress, "masks", 2, seed=3)[0].id == first[1].id
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_question_that_builds_on_another_comes_right_after_it(tmp_path: Path, seed: int) -> None:
+    """"With the same q and k ..." is never asked before, or apart from, the question it follows."""
+    dependent = [q for q in BANK.questions if q.follows is not None]
+    assert {q.id for q in dependent} >= {"var_qk_scaled", "kv_cache_context", "attention_output_3tok"}
+    for count in (1, 3, len(BANK.questions)):
+        asked = [q.id for q in _planned(tmp_path / "none.json", None, count, seed=seed)]
+        assert len(asked) == count
+        for q in dependent:
+            if q.id in asked:
+                assert asked.index(q.id) == asked.index(q.follows) + 1, (q.id, asked)
+
+
+def test_a_missed_dependent_question_brings_its_predecessor_first(tmp_path: Path) -> None:
+    progress = Progress(tmp_path / "p.json")
+    progress.record("var_qk", 1.0)
+    progress.record("var_qk_scaled", 0.0)
+    assert [q.id for q in QuizSession(BANK, progress, count=2, seed=1).questions] == ["var_qk", "var_qk_scaled"]
+
+
+def test_follows_must_name_an_earlier_question(tmp_path: Path) -> None:
+    import shutil
+
+    from grader.errors import SpecError
+
+    folder = tmp_path / "qa"
+    shutil.copytree(BANK.folder, folder)
+    path = folder / "questions" / "scaling.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("follows: var_qk", "follows: why_not_dk"), encoding="utf-8")
+    with pytest.raises(SpecError, match="var_qk_scaled: follows 'why_not_dk', which is not a question before it"):
+        load_bank(folder)

@@ -28,7 +28,7 @@ def _tiny(tmp_path: Path) -> Path:
 def test_valid_bank_passes_every_step(runner, tiny: Path) -> None:
     result = runner.invoke(cli, ["validate", str(tiny)])
     assert result.exit_code == 0, result.output
-    for step in ("spec", "files", "checks", "reference", "stub", "mistakes", "determinism"):
+    for step in ("spec", "files", "languages", "checks", "reference", "stub", "mistakes", "determinism"):
         assert f"ok       add_one                {step}" in result.output
     assert "All 1 problems are valid" in result.output
 
@@ -49,17 +49,17 @@ def test_wrong_reference_and_missing_check_fail(tiny: Path) -> None:
     checks.write_text(checks.read_text().replace('@checks.test("dtype")', '@checks.test("dtypes")'))
     findings = validate(tiny)
     assert _outcomes(findings)["checks"] == "fail"
-    assert any("no @checks.test for dtype" in f.detail for f in findings)
+    assert any("no @checks.test for dtype" in f.detail.en for f in findings)
 
 
 def test_mistake_not_reached_by_the_corpus_fails(tiny: Path) -> None:
     spec = tiny / "problems/add_one/spec.yaml"
-    spec.write_text(spec.read_text() + "  - id: subtracts_one\n    title: subtracts\n    hint: Add.\n")
+    spec.write_text(spec.read_text() + "  - id: subtracts_one\n    title: {en: subtracts, zh: 减了一}\n    hint: {en: Add., zh: 应该加。}\n")
     findings = validate(tiny)
     assert _outcomes(findings)["mistakes"] == "fail"
-    assert any("no corpus file reaches subtracts_one" in f.detail for f in findings)
+    assert any("no corpus file reaches subtracts_one" in f.detail.en for f in findings)
     (tiny / "tests/corpus/add_one/adds_two.py").write_text("def add_one(x):\n    return x + 1\n")
-    assert any("adds_two.py is not diagnosed 'adds_two'" in f.detail for f in validate(tiny))
+    assert any("adds_two.py is not diagnosed 'adds_two'" in f.detail.en for f in validate(tiny))
 
 
 def test_without_a_corpus_the_mistake_step_is_skipped_not_ok(runner, tmp_path: Path) -> None:
@@ -69,13 +69,31 @@ def test_without_a_corpus_the_mistake_step_is_skipped_not_ok(runner, tmp_path: P
     assert result.exit_code == 0 and "1 step(s) skipped" in result.output
 
 
+def test_a_translated_stub_with_other_code_fails_and_a_plain_string_is_pending(tiny: Path) -> None:
+    """The Chinese stub may differ from the English one only in comments and docstrings."""
+    stub = tiny / "problems/add_one/zh/add_one.py"
+    stub.write_text(stub.read_text(encoding="utf-8").replace('raise NotImplementedError("write add_one")', "return x"),
+                    encoding="utf-8")
+    findings = validate(tiny)
+    assert _outcomes(findings)["languages"] == "fail"
+    assert any("its code differs" in f.detail.en for f in findings if f.step == "languages")
+    stub.unlink()
+    spec = tiny / "problems/add_one/spec.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("{en: Add one to every element, zh: 每个元素加一}",
+                                                             "Add one to every element"), encoding="utf-8")
+    findings = validate(tiny)
+    assert _outcomes(findings)["languages"] == "skipped"
+    detail = next(f.detail.en for f in findings if f.step == "languages")
+    assert "1 texts are plain strings" in detail and "no stub commented in zh" in detail
+
+
 def test_flaky_check_fails_determinism(tiny: Path) -> None:
     checks = tiny / "problems/add_one/checks.py"
     checks.write_text(checks.read_text().replace("x = ctx.rng.standard_normal((3, 4))",
                                                  "x = np.random.default_rng().standard_normal((3, 4))"))
     findings = validate(tiny)
     assert _outcomes(findings)["determinism"] == "fail"
-    assert any("values differ between two runs" in f.detail for f in findings if f.step == "determinism")
+    assert any("values differ between two runs" in f.detail.en for f in findings if f.step == "determinism")
 
 
 def test_not_a_bank_is_a_usage_error(runner, tmp_path: Path) -> None:
@@ -111,7 +129,7 @@ def test_private_bank_overrides_a_public_problem(runner, tmp_path: Path, monkeyp
     shutil.copytree(ROOT / "problems/self_attention", private / "problems/self_attention")
     (private / "reference").mkdir()
     spec = private / "problems/self_attention/spec.yaml"
-    spec.write_text(spec.read_text().replace("title: Scaled dot-product", "title: PRIVATE Scaled dot-product", 1))
+    spec.write_text(spec.read_text().replace("en: Scaled dot-product", "en: PRIVATE Scaled dot-product", 1))
     # the private reference forgets the scale: the public reference no longer scores full marks here
     wrong = (ROOT / "tests/corpus/self_attention/missing_scale.py").read_text()
     (private / "reference/self_attention.py").write_text(wrong)

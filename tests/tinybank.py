@@ -10,10 +10,11 @@ from pathlib import Path
 
 SPEC = """\
 id: add_one
-title: Add one to every element
+title: {en: Add one to every element, zh: 每个元素加一}
 difficulty: easy
-summary: |
-  Write `add_one(x)` returning `x + 1` for a numpy array `x`.
+summary:
+  en: Write `add_one(x)` returning `x + 1` for a numpy array `x`.
+  zh: 写出 `add_one(x)`，对 numpy 数组 `x` 返回 `x + 1`。
 learner_file: add_one.py
 entry_points: [add_one]
 runtime: numpy
@@ -22,17 +23,17 @@ limits:
   timeout_s: 5
 checks:
   - id: values
-    title: add_one matches the reference
+    title: {en: add_one matches the reference, zh: add_one 与参考实现一致}
     points: 2
-    hint: Return x + 1.
+    hint: {en: Return x + 1., zh: 返回 x + 1。}
   - id: dtype
-    title: float32 stays float32
+    title: {en: float32 stays float32, zh: float32 仍是 float32}
     points: 1
     visibility: hidden
 mistakes:
   - id: adds_two
-    title: adds two instead of one
-    hint: Add 1, not 2.
+    title: {en: adds two instead of one, zh: 加了 2 而不是 1}
+    hint: {en: "Add 1, not 2.", zh: 应加 1，而不是 2。}
 """
 
 STUB = '''\
@@ -41,6 +42,15 @@ STUB = '''\
 
 def add_one(x):
     """x: numpy array (any shape). Returns x + 1, same shape and dtype."""
+    raise NotImplementedError("write add_one")
+'''
+
+STUB_ZH = '''\
+"""每个元素加一。"""
+
+
+def add_one(x):
+    """x：numpy 数组（任意形状）。返回 x + 1，形状和 dtype 不变。"""
     raise NotImplementedError("write add_one")
 '''
 
@@ -92,6 +102,7 @@ def make_bank(root: Path, *, corpus: bool = True) -> Path:
     files = {
         "problems/add_one/spec.yaml": SPEC,
         "problems/add_one/add_one.py": STUB,
+        "problems/add_one/zh/add_one.py": STUB_ZH,
         "problems/add_one/checks.py": CHECKS,
         "reference/add_one.py": REFERENCE,
     }

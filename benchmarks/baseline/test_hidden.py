@@ -47,9 +47,34 @@ def _learner(name: str) -> types.SimpleNamespace:
         source = path.read_text(encoding="utf-8")
         probes = problem.folder / "probes.py"
         runner = Runner(source, str(path), probes.read_text(encoding="utf-8") if probes.exists() else None)
-        runner.load()
+        with _no_process_exit():
+            runner.load()
         _LOADED[name] = types.SimpleNamespace(runner=runner, source=source, problem=problem)
     return _LOADED[name]
+
+
+class _LearnerExited(Exception):
+    """The learner's file called os._exit: a failed test here, not the end of the whole pytest run."""
+
+
+class _no_process_exit:
+    """While a learner file is imported, ``os._exit`` raises instead of ending this process.
+
+    Stock pytest would simply die there, leaving the student's other tests unrun; this baseline
+    runs them all (more work for the baseline, so the ratio can only be understated), and
+    bench_batch.py can check that every test ran.
+    """
+
+    def __enter__(self) -> None:
+        self.saved = os._exit
+
+        def refuse(code: int) -> None:
+            raise _LearnerExited(f"os._exit({code}) in the learner's file")
+
+        os._exit = refuse
+
+    def __exit__(self, *exc: object) -> None:
+        os._exit = self.saved
 
 
 def _in_process(runner: Runner):

@@ -11,7 +11,12 @@
 * :mod:`~grader.batch.report` and :mod:`~grader.batch.svg`: the self-contained report.html;
 * :mod:`~grader.batch.shard` and :mod:`~grader.batch.merge`: ``--shard i/N`` and ``grade merge``;
 * :mod:`~grader.batch.dask_executor` and :mod:`~grader.batch.dask_worker`: ``--scheduler``, the
-  same jobs on a Dask cluster (the optional ``dask`` extra, imported only then).
+  same jobs on a Dask cluster (the optional ``dask`` extra, imported only then);
+* :mod:`~grader.batch.config`: what a result depends on besides the submission (its hash), which
+  the client, its workers and ``grade merge`` all check.
+
+Each module imports only modules listed after ``run`` (``tests/test_imports.py`` keeps the
+package free of import circles, including imports inside functions).
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from typing import Any, Iterable
 from grader.batch.gradebook import result_from_dict
 from grader.batch.pool import Job, OnReply
 from grader.errors import GraderError
+from grader.messages import text
 
 #: Seconds to wait for the scheduler, and for at least one worker to join it.
 CONNECT_TIMEOUT_S = 10.0
@@ -41,8 +42,7 @@ class DaskExecutor:
 
     def __init__(self, address: str, config: dict[str, Any], task: str = "grade_submission"):
         if config["isolation"] == "none":
-            raise GraderError("--scheduler needs a sandbox (--sandbox auto, full or limits): learner code with "
-                              "network access could reach the Dask scheduler and run code on every worker")
+            raise GraderError(text("dask.needs_sandbox"))
         try:
             import distributed
         except ImportError:
@@ -61,13 +61,13 @@ class DaskExecutor:
         try:
             self.client = distributed.Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as err:
-            raise GraderError(f"cannot reach the Dask scheduler at {address}: {err}") from None
+            raise GraderError(text("dask.unreachable", address=address, reason=str(err))) from None
         try:
             self.client.wait_for_workers(1, timeout=WORKERS_TIMEOUT_S)
             self.client.register_plugin(dask_worker.GradingPlugin(), name=PLUGIN_NAME)
         except (OSError, TimeoutError) as err:
             self.client.close()
-            raise GraderError(f"the Dask cluster at {address} has no workers ({err})") from None
+            raise GraderError(text("dask.no_workers", address=address, reason=str(err))) from None
         self._futures: dict[str, tuple[Any, Job]] = {}
 
     def run(self, jobs: Iterable[Job], on_reply: OnReply) -> None:
@@ -101,8 +101,7 @@ class DaskExecutor:
     def _reply(self, future: Any, outcome: Any, job: Job) -> dict[str, Any]:
         """The reply for ``job`` from its finished future (``outcome``: the result, or the error's info)."""
         if future.status == "cancelled" or isinstance(outcome, BaseException):
-            raise GraderError(f"the Dask cluster at {self.address} cancelled the batch's tasks; "
-                              "what finished is saved: run the same command with --resume")
+            raise GraderError(text("dask.cancelled", address=self.address))
         if future.status == "error":
             err = outcome[1]
             if isinstance(err, self.distributed.KilledWorker):
@@ -120,9 +119,17 @@ class DaskExecutor:
 
 
 def _payload(job: Job) -> str:
-    """The job as the worker gets it: the submission's text, not its path on this machine."""
-    text = Path(job.path).read_text(encoding="utf-8")
-    return json.dumps({"id": job.id, "problem": job.problem, "filename": Path(job.path).name, "text": text,
+    """The job as the worker gets it: the submission's text and the helper modules it imports
+    (base64, by relative path), not its path on this machine."""
+    import base64
+
+    from grader import submission
+
+    path = Path(job.path)
+    text = path.read_text(encoding="utf-8")
+    helpers = submission.helper_modules(path, text.removeprefix("\ufeff")) if path.suffix == ".py" else {}
+    return json.dumps({"id": job.id, "problem": job.problem, "filename": path.name, "text": text,
+                       "helpers": {name: base64.b64encode(data).decode() for name, data in helpers.items()},
                        "seed": job.seed, "budget_s": job.budget_s}, ensure_ascii=False)
 
 
@@ -143,7 +150,8 @@ def validate(text: Any, job: Job) -> dict[str, Any]:
     if isinstance(reply.get("fatal"), str):
         raise GraderError(reply["fatal"])
     if isinstance(reply.get("error"), str):
-        return {"id": job.id, "error": reply["error"], "restarts": restarts}
+        return {"id": job.id, "error": reply["error"], "grader_error": reply.get("grader_error") is not False,
+                "restarts": restarts}
     result, fingerprint = reply.get("result"), reply.get("fingerprint")
     try:
         if not isinstance(result, dict) or result.get("problem") != job.problem:

@@ -108,7 +108,8 @@ class _Child:
 def grade_submission(config_json: str, job_json: str) -> str:
     """Grade one submission on this Dask worker; JSON text in, JSON text out.
 
-    ``job_json``: ``{"id", "problem", "filename", "text", "seed", "budget_s"}``. The reply is the
+    ``job_json``: ``{"id", "problem", "filename", "text", "helpers", "seed", "budget_s"}`` (``helpers``: the
+    modules the submission imports from its folder, base64 by relative path). The reply is the
     local worker's (``{"id", "result", "fingerprint"}`` or ``{"id", "error"}``) plus ``restarts``,
     or ``{"id", "fatal"}`` when this worker cannot grade for this batch at all (the client stops).
     """
@@ -117,11 +118,25 @@ def grade_submission(config_json: str, job_json: str) -> str:
     try:
         path = folder / Path(str(job["filename"])).name
         path.write_text(str(job["text"]), encoding="utf-8")
+        _write_helpers(folder, job.get("helpers") or {})
         request = {"id": job["id"], "problem": job["problem"], "path": str(path), "seed": job["seed"]}
         with _LOCK:
             return json.dumps(_grade(config_json, request, float(job["budget_s"])), ensure_ascii=False)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _write_helpers(folder: Path, helpers: dict[str, str]) -> None:
+    """The helper modules that came with the submission (base64), beside it as on the client."""
+    import base64
+
+    for name, data in helpers.items():
+        parts = Path(str(name)).parts
+        if not parts or Path(str(name)).is_absolute() or ".." in parts:
+            continue
+        target = folder.joinpath(*parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(base64.b64decode(str(data)))
 
 
 def _grade(config_json: str, request: dict[str, Any], budget_s: float) -> dict[str, Any]:
@@ -165,7 +180,7 @@ def _check_config(config_json: str, problem_name: str, seed: int) -> str | None:
 
 def _config_problem(config: dict[str, Any], problem_name: str, seed: int, host: str) -> str | None:
     from grader.bank import ProblemBank
-    from grader.batch.run import config_hash
+    from grader.batch.config import config_hash
     from grader.errors import GraderError
     from grader.worker import seccomp
 

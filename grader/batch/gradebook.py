@@ -13,16 +13,21 @@ import json
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
-from grader.results import CheckResult, Diagnosis, ProblemResult, Status, total
+from grader.i18n import Text, current
+from grader.messages import t
+from grader.results import CheckResult, Diagnosis, Figure, Override, ProblemResult, Review, Status, total
 
 StudentWriter = Callable[[str, list[ProblemResult], Path], None]
 
 
 def result_from_dict(data: dict[str, Any]) -> ProblemResult:
-    """Rebuild a ProblemResult from its ``to_dict()`` form (the journal and results.jsonl schema)."""
+    """Rebuild a ProblemResult from its ``to_dict()`` form (the journal and results.jsonl schema).
+
+    Texts may be ``{en, zh}`` (the journal: ``to_dict(None)``) or one language's string.
+    """
     known = {
         "problem", "score", "max_score", "status", "seed", "grader_version", "duration_ms",
-        "isolation", "checks", "error", "student",
+        "isolation", "checks", "error", "error_line", "student", "grader_error",
     }
     checks = []
     for c in data.get("checks", []):
@@ -30,15 +35,20 @@ def result_from_dict(data: dict[str, Any]) -> ProblemResult:
         checks.append(
             CheckResult(
                 id=c["id"],
-                title=c.get("title", c["id"]),
+                title=Text.from_json(c.get("title", c["id"])),
                 status=Status(c["status"]),
                 score=float(c["score"]),
                 max_score=float(c["max_score"]),
                 visibility=c.get("visibility", "visible"),
-                message=c.get("message", ""),
-                hint=c.get("hint"),
-                diagnosis=Diagnosis(**diagnosis) if diagnosis else None,
+                message=Text.from_json(c.get("message") or ""),
+                hint=Text.from_json(c["hint"]) if c.get("hint") else None,
+                diagnosis=Diagnosis.from_dict(diagnosis) if diagnosis else None,
                 duration_ms=int(c.get("duration_ms", 0)),
+                task=c["task"] if type(c.get("task")) is int else None,
+                review=Review.from_dict(c["review"]) if c.get("review") else None,
+                override=Override.from_dict(c["override"]) if c.get("override") else None,
+                reveal=Text.from_json(c["reveal"]) if c.get("reveal") else None,
+                figure=Figure.from_dict(c["figure"]) if c.get("figure") else None,
             )
         )
     return ProblemResult(
@@ -48,15 +58,17 @@ def result_from_dict(data: dict[str, Any]) -> ProblemResult:
         grader_version=str(data.get("grader_version", "")),
         duration_ms=int(data.get("duration_ms", 0)),
         isolation=str(data.get("isolation", "none")),
-        error=data.get("error"),
+        error=Text.from_json(data["error"]) if data.get("error") else None,
+        error_line=data["error_line"] if type(data.get("error_line")) is int else None,
         extra={k: v for k, v in data.items() if k not in known},
+        grader_error=bool(data.get("grader_error", False)),
     )
 
 
 def write_student_json(student: str, results: list[ProblemResult], out_dir: Path) -> None:
     """``students/<student>.json``: the ``grade all --format json`` schema plus ``student``."""
     score, max_score = total(results)
-    data = {"student": student, "problems": [r.to_dict() for r in results], "score": score, "max_score": max_score}
+    data = {"student": student, "problems": [r.to_dict(current()) for r in results], "score": score, "max_score": max_score}
     folder = out_dir / "students"
     folder.mkdir(exist_ok=True)
     (folder / f"{student}.json").write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
@@ -85,7 +97,8 @@ class Gradebook:
 
     def __init__(self, out_dir: Path, problems: list[tuple[str, float]]):
         self.problems = problems  # (name, max points), in column order
-        self._csv_file: TextIO = open(out_dir / "grades.csv.tmp", "w", newline="", encoding="utf-8")  # noqa: SIM115
+        # utf-8-sig: a byte-order mark, so that Excel on Windows shows students' names in any script
+        self._csv_file: TextIO = open(out_dir / "grades.csv.tmp", "w", newline="", encoding="utf-8-sig")  # noqa: SIM115
         self._jsonl: TextIO = open(out_dir / "results.jsonl.tmp", "w", encoding="utf-8")  # noqa: SIM115
         self.out_dir = out_dir
         self.csv = csv.writer(self._csv_file)
@@ -94,20 +107,36 @@ class Gradebook:
         self.max_total = round(sum(points for _, points in problems), 6)
         self.csv.writerow(["max_points", *[_num(p) for _, p in problems], _num(self.max_total), "100", "", ""])
 
-    def add(self, student: str, results: dict[str, ProblemResult], notes: list[str]) -> tuple[float, float, str]:
-        """Write one student's row and result lines; returns (total, percent, status)."""
+    def add(
+        self, student: str, results: dict[str, ProblemResult], notes: list[str]
+    ) -> tuple[float | None, float | None, str]:
+        """Write one student's row and result lines; returns (total, percent, status).
+
+        A grader error (the grader failed, not the learner) is not a score: its cell, the total
+        and the percent stay empty, the status is ``error`` and the notes say to ``--resume``.
+        """
         cells = []
+        failed = False
         for name, _points in self.problems:
             result = results.get(name)
-            cells.append(_num(result.score) if result is not None else "0")
+            if result is not None and result.grader_error:
+                failed = True
+                cells.append("")
+            else:
+                cells.append(_num(result.score) if result is not None else "0")
             if result is not None:
-                self._jsonl.write(json.dumps({"student": student, **result.to_dict()}, ensure_ascii=False) + "\n")
-                if result.error:
-                    notes = [*notes, f"{name}: {result.error}"]
-        got = round(sum(r.score for r in results.values()), 6)
-        percent = round(100.0 * got / self.max_total, 2) if self.max_total else 0.0
+                self._jsonl.write(json.dumps({"student": student, **result.to_dict(current())}, ensure_ascii=False) + "\n")
+                if result.grader_error:
+                    notes = [*notes, t("batch.grader_error_note", problem=name, detail=result.error or "")]
+                elif result.error and f"{name}: {result.error.get()}" not in notes:
+                    notes = [*notes, f"{name}: {result.error.get()}"]
         present = len(results)
         status = "complete" if present == len(self.problems) else "incomplete" if present else "missing"
+        if failed:
+            self.csv.writerow([_text(student), *cells, "", "", "error", _text("; ".join(notes))])
+            return None, None, "error"
+        got = round(sum(r.score for r in results.values()), 6)
+        percent = round(100.0 * got / self.max_total, 2) if self.max_total else 0.0
         self.csv.writerow([_text(student), *cells, _num(got), _num(percent), status, _text("; ".join(notes))])
         return got, percent, status
 

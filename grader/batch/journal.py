@@ -1,7 +1,9 @@
 """The batch journal: one JSON line per finished result, appended as it arrives, never rewritten.
 
 It is what makes a batch resumable. Each line holds the student, the problem, the submission's
-content hash, the grading configuration's hash, the fingerprint, and the full result dict. A line
+content hash, the grading configuration's hash, the fingerprint, and the full result dict. A
+grader error (``"grader_error": true``: the grader failed, there is no grade) is never current,
+so ``--resume`` grades that submission again. A line
 is written with one ``write`` and flushed, so a crash, Ctrl-C or SIGKILL loses at most the line
 being written; on reopening, a torn last line is cut off before anything new is appended.
 
@@ -27,6 +29,7 @@ class Entry:
     offset: int
     sha256: str
     config: str
+    grader_error: bool = False
 
 
 class Journal:
@@ -54,7 +57,7 @@ class Journal:
                 try:
                     record = json.loads(line)
                     key = (str(record["student"]), str(record["problem"]))
-                    entry = Entry(offset, str(record["sha256"]), str(record["config"]))
+                    entry = Entry(offset, str(record["sha256"]), str(record["config"]), bool(record.get("grader_error")))
                 except (ValueError, KeyError, TypeError):
                     break
                 self.index[key] = entry  # the latest line for a key wins
@@ -68,9 +71,9 @@ class Journal:
                 f.truncate(good_end)
 
     def is_current(self, student: str, problem: str, sha256: str, config: str) -> bool:
-        """True if a result for exactly this file and configuration is already journaled."""
+        """True if a result (not a grader error) for exactly this file and configuration is journaled."""
         entry = self.index.get((student, problem))
-        return entry is not None and entry.sha256 == sha256 and entry.config == config
+        return entry is not None and entry.sha256 == sha256 and entry.config == config and not entry.grader_error
 
     def append(self, record: dict[str, Any]) -> None:
         """Journal one finished result (``student``, ``problem``, ``sha256``, ``config``, ``result``, ...)."""
@@ -79,7 +82,7 @@ class Journal:
         self._append.write(line)
         self._append.flush()
         key = (str(record["student"]), str(record["problem"]))
-        self.index[key] = Entry(offset, str(record["sha256"]), str(record["config"]))
+        self.index[key] = Entry(offset, str(record["sha256"]), str(record["config"]), bool(record.get("grader_error")))
         self.lines += 1
 
     def read(self, student: str, problem: str) -> dict[str, Any] | None:

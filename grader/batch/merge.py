@@ -21,16 +21,19 @@ from grader.bank import ProblemBank
 from grader.batch import discover, shard
 from grader.batch.gradebook import STUDENT_WRITERS
 from grader.batch.journal import FILE_NAME as JOURNAL, Journal
-from grader.batch.run import BatchOptions, BatchSummary, write_outputs, problem_files, select_problems
+from grader.batch.config import problem_files
+from grader.batch.run import BatchOptions, BatchSummary, select_problems, write_outputs
 from grader.errors import GraderError
+from grader.messages import text
 
 #: What every shard of one batch must agree on, and how to name it in an error.
+#: Manifest keys every shard must share, and the catalogue key naming each.
 MUST_AGREE = {
-    "grader_version": "grader version",
-    "problems": "problems",
-    "seeds": "seeds",
-    "isolation": "sandbox",
-    "bank": "problem bank (content hash)",
+    "grader_version": "merge.what_version",
+    "problems": "merge.what_problems",
+    "seeds": "merge.what_seeds",
+    "isolation": "merge.what_sandbox",
+    "bank": "merge.what_bank",
 }
 
 
@@ -39,25 +42,24 @@ def merge_shards(folders: list[Path], out: Path, per_student: tuple[str, ...] = 
     """Check that ``folders`` are the N shards of one batch and write the merged outputs into ``out``."""
     started = time.monotonic()
     if not folders:
-        raise GraderError("give the shards' --out folders to merge")
+        raise GraderError(text("merge.no_shards"))
     for name in per_student:
         if name not in STUDENT_WRITERS:
-            raise GraderError(f"--per-student {name}: choose one of {', '.join(sorted(STUDENT_WRITERS))}")
+            raise GraderError(text("batch.bad_per_student", name=name, choices=", ".join(sorted(STUDENT_WRITERS))))
     manifests = [shard.read(folder) for folder in folders]
     _check_together(folders, manifests)
     first = manifests[0]
     problems = select_problems(ProblemBank(problems_dir), list(first["problems"]))
     if shard.bank_hash((p.name, problem_files(p)) for p in problems) != first["bank"]:
-        raise GraderError("the shards were graded with other problem files than this machine's bank; "
-                          "merge with the same problems (--problems-dir) as the shards used")
+        raise GraderError(text("merge.other_bank"))
     if (out / JOURNAL).exists():
-        raise GraderError(f"{out} already holds a batch; merge into a new --out folder")
+        raise GraderError(text("merge.out_exists", out=out))
     if any(out.resolve() == folder.resolve() for folder in folders):
-        raise GraderError(f"--out {out} is one of the shards; merge into a new folder")
+        raise GraderError(text("merge.out_is_shard", out=out))
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise GraderError(f"{out}: cannot create the output folder ({err.strerror})") from None
+        raise GraderError(text("batch.cannot_create_out", out=out, reason=err.strerror)) from None
 
     configs: dict[str, str] = first["configs"]
     students: list[discover.Student] = []
@@ -68,7 +70,7 @@ def merge_shards(folders: list[Path], out: Path, per_student: tuple[str, ...] = 
         for folder, manifest in zip(folders, manifests):
             for student in _students(manifest):
                 if student.name in owner:
-                    raise GraderError(f"student {student.name} is in two shards: {owner[student.name]} and {folder}")
+                    raise GraderError(text("merge.student_twice", name=student.name, first=owner[student.name], second=folder))
                 owner[student.name] = folder
                 students.append(student)
             _copy_results(folder, manifest, configs, journal)
@@ -94,18 +96,18 @@ def _check_together(folders: list[Path], manifests: list[dict[str, Any]]) -> Non
     for folder, manifest in zip(folders, manifests):
         index, n = manifest["shard"]
         if n != count:
-            raise GraderError(f"{folder} is shard {index}/{n} but {first_folder} is shard "
-                              f"{first['shard'][0]}/{count}: shards of one batch share N")
+            raise GraderError(text("merge.different_n", folder=folder, index=index, n=n, first=first_folder,
+                                   first_index=first["shard"][0], count=count))
         if index in seen:
-            raise GraderError(f"{seen[index]} and {folder} are both shard {index}/{count}")
+            raise GraderError(text("merge.same_index", first=seen[index], second=folder, index=index, count=count))
         seen[index] = folder
         for key, label in MUST_AGREE.items():
             if manifest.get(key) != first.get(key):
-                raise GraderError(f"{folder} and {first_folder} were graded with different {label} "
-                                  f"({_show(manifest.get(key))} vs {_show(first.get(key))}); regrade one of them")
+                raise GraderError(text("merge.disagree", folder=folder, first=first_folder, what=text(label),
+                                       ours=_show(manifest.get(key)), theirs=_show(first.get(key))))
     missing = [str(i) for i in range(1, count + 1) if i not in seen]
     if missing:
-        raise GraderError(f"shard {', '.join(missing)} of {count} missing: give all {count} shards' folders")
+        raise GraderError(text("merge.missing", missing=", ".join(missing), count=count))
 
 
 def _show(value: Any) -> str:
@@ -126,7 +128,7 @@ def _copy_results(folder: Path, manifest: dict[str, Any], configs: dict[str, str
     offsets: dict[tuple[str, str], int] = {}
     path = folder / JOURNAL
     if not path.is_file():
-        raise GraderError(f"{folder}: no {JOURNAL}; it is not a finished shard")
+        raise GraderError(text("merge.no_journal", folder=folder, journal=JOURNAL))
     with open(path, "rb") as f:
         offset = 0
         for line in f:
@@ -145,6 +147,5 @@ def _copy_results(folder: Path, manifest: dict[str, Any], configs: dict[str, str
                     f.seek(at)
                     record = json.loads(f.readline())
                 if record is None or record["sha256"] != sub["sha256"] or record["config"] != configs[sub["problem"]]:
-                    raise GraderError(f"{folder} has no current result for {s['name']} / {sub['problem']}: "
-                                      "finish that shard with --resume, then merge")
+                    raise GraderError(text("merge.no_result", folder=folder, student=s["name"], problem=sub["problem"]))
                 journal.append(record)

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol
 
 from grader.errors import GraderError
+from grader.messages import text
 from grader.worker import hugepages
 
 #: Seconds a worker may take to start (import torch, fork its zygote).
@@ -141,6 +142,11 @@ class WorkerPool:
         if proc in self.procs:
             self.procs.remove(proc)
 
+    def stop(self) -> None:
+        """Kill every worker now (Ctrl-C): what they were grading is lost, the journal is not."""
+        for proc in list(self.procs):
+            self._kill(proc)
+
     def close(self) -> None:
         """Ask idle workers to finish (EOF on stdin), then make sure all are gone."""
         for proc in list(self.procs):
@@ -205,7 +211,7 @@ class WorkerPool:
                 self._kill(proc)
                 self.restarts += 1
                 if job is None and self.restarts > 3 * self.size:
-                    raise GraderError(f"the batch workers keep failing to start; see {self.log}")
+                    raise GraderError(text("batch.workers_fail", log=self.log))
                 if job is not None:
                     outstanding -= 1
                     job.tries += 1

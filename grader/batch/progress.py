@@ -13,7 +13,10 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.markup import escape
 from rich.text import Text
+
+from grader.messages import t
 
 
 class RateColumn(ProgressColumn):
@@ -30,11 +33,11 @@ class BarProgress:
     def __init__(self, console: Console | None = None):
         self.console = console or Console(stderr=True)
         self.bar = Progress(
-            TextColumn("[bold]grading"),
+            TextColumn("[bold]" + escape(t("batch.progress"))),
             BarColumn(),
             MofNCompleteColumn(),
             RateColumn(),
-            TextColumn("ETA"),
+            TextColumn(escape(t("batch.eta"))),
             TimeRemainingColumn(),
             TimeElapsedColumn(),
             console=self.console,
@@ -43,15 +46,22 @@ class BarProgress:
         self.task = None
 
     def start(self, total: int, done: int) -> None:
+        """The bar appears here, once the class is found (an error before that prints alone)."""
         self.task = self.bar.add_task("grading", total=total, completed=done)
+        self.bar.start()
 
     def advance(self, student: str, problem: str) -> None:
         if self.task is not None:
             self.bar.advance(self.task)
 
+    def stopping(self, done: int, total: int) -> None:
+        """Ctrl-C: say at once that the batch is stopping (the workers are killed next)."""
+        self.bar.stop()
+        self.console.print(escape(t("batch.stopping")))
+
     def __enter__(self) -> BarProgress:
-        self.bar.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.bar.stop()
+        if self.task is not None:
+            self.bar.stop()

@@ -6,7 +6,6 @@ an optional :class:`Progress` callback object, and problems with the setup raise
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from dataclasses import dataclass, field
@@ -15,13 +14,16 @@ from typing import Any, Protocol
 
 from grader import __version__, engine
 from grader.bank import Problem, ProblemBank
-from grader.batch import discover, shard
+from grader.batch import discover, review, shard
+from grader.batch.config import config_hash, problem_files
 from grader.batch.fingerprint import duplicate_groups, fingerprint
 from grader.batch.gradebook import STUDENT_WRITERS, Gradebook, result_from_dict
 from grader.batch.journal import Journal
 from grader.batch.pool import Executor, Job, WorkerPool
 from grader.batch.report import Report
 from grader.errors import GraderError
+from grader.i18n import Text, as_text
+from grader.messages import t, text
 from grader.results import CheckResult, ProblemResult, Status
 from grader.worker import sandbox
 
@@ -36,6 +38,7 @@ class BatchInterrupted(GraderError):
 class Progress(Protocol):
     def start(self, total: int, done: int) -> None: ...
     def advance(self, student: str, problem: str) -> None: ...
+    def stopping(self, done: int, total: int) -> None: ...
 
 
 @dataclass
@@ -51,6 +54,7 @@ class BatchOptions:
     per_student: tuple[str, ...] = ()
     shard: tuple[int, int] | None = None  # (i, N): grade only shard i of N (grader.batch.shard)
     scheduler: str | None = None  # a Dask scheduler's address: grade on that cluster, not here
+    overrides: Path | None = None  # an instructor's grades (grader.batch.review), kept in out/overrides.csv
 
 
 @dataclass
@@ -64,12 +68,14 @@ class BatchSummary:
     out: Path
     files: list[str] = field(default_factory=list)
     worker_restarts: int = 0
+    #: (student, problem) whose result is a grader error: no grade; ``--resume`` grades them again.
+    grader_errors: list[tuple[str, str]] = field(default_factory=list)
 
 
 def select_problems(bank: ProblemBank, names: list[str] | None) -> list[Problem]:
     problems = [bank.get(n) for n in names] if names else list(bank)
     if not problems:
-        raise GraderError("no problems to grade: the bank is empty")
+        raise GraderError(text("batch.empty_bank"))
     for problem in problems:
         problem.require_files()
     files: dict[str, str] = {}
@@ -83,27 +89,19 @@ def select_problems(bank: ProblemBank, names: list[str] | None) -> list[Problem]
     return problems
 
 
-def problem_files(problem: Problem) -> tuple[Path, ...]:
-    """The files a problem's results depend on."""
-    return (problem.folder / "spec.yaml", problem.checks_file, problem.reference_file,
-            problem.folder / "probes.py", problem.stub_file)
+def error_result(
+    problem: Problem, seed: int, isolation: str, message: Text | str, *, grader: bool = False
+) -> ProblemResult:
+    """A result for a file that could not be graded at all: every check an error; ``message`` is said
+    once, as the result's error (as the engine does for a file that does not import).
 
-
-def config_hash(problem: Problem, seed: int, isolation: str) -> str:
-    """What a result depends on besides the submission: grader, seed, isolation, the problem's files."""
-    h = hashlib.sha256(f"{__version__}|{seed}|{isolation}|{problem.name}".encode())
-    for path in problem_files(problem):
-        if path.is_file():
-            h.update(path.name.encode() + b"\0" + path.read_bytes())
-    return h.hexdigest()[:20]
-
-
-def error_result(problem: Problem, seed: int, isolation: str, message: str) -> ProblemResult:
-    """A result for a file that could not be graded at all: every check an error, 0 points."""
-    checks = [
-        CheckResult(c.id, c.title, Status.ERROR, 0.0, c.points, c.visibility, message) for c in problem.spec.checks
-    ]
-    return ProblemResult(problem.name, checks, seed, __version__, isolation=isolation, error=message)
+    ``grader=False``: the file's fault (unreadable, not UTF-8, too large): 0 points.
+    ``grader=True``: the grader's fault: a grader error, which is no grade at all.
+    """
+    message = as_text(message)
+    checks = [CheckResult(c.id, c.title, Status.ERROR, 0.0, c.points, c.visibility) for c in problem.spec.checks]
+    return ProblemResult(problem.name, checks, seed, __version__, isolation=isolation, error=message,
+                         grader_error=grader)
 
 
 def run_batch(options: BatchOptions, progress: Progress | None = None) -> BatchSummary:
@@ -116,20 +114,23 @@ def run_batch(options: BatchOptions, progress: Progress | None = None) -> BatchS
     configs = {p.name: config_hash(p, seeds[p.name], isolation) for p in problems}
     for name in options.per_student:
         if name not in STUDENT_WRITERS:
-            raise GraderError(f"--per-student {name}: choose one of {', '.join(sorted(STUDENT_WRITERS))}")
+            raise GraderError(text("batch.bad_per_student", name=name, choices=", ".join(sorted(STUDENT_WRITERS))))
 
     out = options.out
     if (out / "journal.jsonl").exists() and not options.resume:
-        raise GraderError(f"{out} already holds a batch: pass --resume to continue it, or choose another --out")
+        raise GraderError(text("batch.out_exists", out=out))
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise GraderError(f"{out}: cannot create the output folder ({err.strerror})") from None
+        raise GraderError(text("batch.cannot_create_out", out=out, reason=err.strerror)) from None
+    if options.overrides is not None:
+        review.load_overrides(options.overrides)  # a malformed file stops the batch before any grading
 
     if options.resume:
         _check_same_shard(out, options.shard)
     learner_files = {p.spec.learner_file: p.name for p in problems}
     names = discover.students(options.submissions)
+    discover.require_class_layout(options.submissions, names, set(learner_files))
     if options.shard is not None:
         names = shard.select(names, options.shard)
     flags: list[discover.Flag] = discover.stray_files(options.submissions, set(learner_files))
@@ -148,7 +149,7 @@ def run_batch(options: BatchOptions, progress: Progress | None = None) -> BatchS
                     continue
                 if sub.error is not None:  # unreadable, not UTF-8, a link: an error result, no worker needed
                     result = error_result(problem, seeds[sub.problem], isolation, sub.error)
-                    _journal(journal, sub, configs[sub.problem], result.to_dict(), None)
+                    _journal(journal, sub, configs[sub.problem], result.to_dict(None), None)
                     continue
                 job = Job(len(jobs), sub.problem, str(sub.path.resolve()), seeds[sub.problem], _budget(problem))
                 jobs.append(job)
@@ -160,13 +161,19 @@ def run_batch(options: BatchOptions, progress: Progress | None = None) -> BatchS
 
         def on_reply(job: Job, reply: dict[str, Any]) -> None:
             student, problem, sha = job_keys.pop(job.id)
+            record: dict[str, Any] = {"student": student, "problem": problem, "sha256": sha, "config": configs[problem]}
             if "result" in reply:
                 data, fp = reply["result"], reply.get("fingerprint")
-            else:
-                message = f"the grader could not grade this file: {reply.get('error', 'unknown failure')}"
-                data, fp = error_result(by_name[problem], seeds[problem], isolation, message).to_dict(), None
-            journal.append({"student": student, "problem": problem, "sha256": sha,
-                            "config": configs[problem], "fingerprint": fp, "result": data})
+            else:  # the grader failed (a learner's fault is always a result): no grade, regraded by --resume
+                grader_fault = bool(reply.get("grader_error", True))
+                message = Text.from_json(reply.get("error", "unknown failure"))
+                if grader_fault:
+                    message = text("batch.grader_failed", detail=message)
+                result = error_result(by_name[problem], seeds[problem], isolation, message, grader=grader_fault)
+                data, fp = result.to_dict(None), None
+                if grader_fault:
+                    record["grader_error"] = True
+            journal.append({**record, "fingerprint": fp, "result": data})
             if progress is not None:
                 progress.advance(student, problem)
 
@@ -176,10 +183,10 @@ def run_batch(options: BatchOptions, progress: Progress | None = None) -> BatchS
                 pool.run(iter(jobs), on_reply)
             except KeyboardInterrupt:
                 done = total - len(job_keys)
-                raise BatchInterrupted(
-                    f"interrupted after {done} of {total} results; they are saved in {out}. "
-                    "Run the same command with --resume to grade the rest"
-                ) from None
+                if progress is not None:
+                    progress.stopping(done, total)
+                _stop_now(pool)  # the journal holds every finished result already
+                raise BatchInterrupted(text("batch.interrupted_after", done=done, total=total, out=out)) from None
             finally:
                 pool.close()
                 restarts = pool.restarts
@@ -194,6 +201,19 @@ def run_batch(options: BatchOptions, progress: Progress | None = None) -> BatchS
     summary.seconds = round(time.monotonic() - started, 2)
     summary.worker_restarts = restarts
     return summary
+
+
+def _stop_now(pool: Executor) -> None:
+    """Stop the workers at once (a second Ctrl-C while they stop changes nothing)."""
+    import signal
+
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        stop = getattr(pool, "stop", None)
+        if stop is not None:
+            stop()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _worker_config(options: BatchOptions, jobs: list[Job], by_name: dict[str, Problem], isolation: str,
@@ -219,11 +239,11 @@ def _check_same_shard(out: Path, wanted: tuple[int, int] | None) -> None:
     """A resumed batch must grade the same shard as before (or, unsharded, none)."""
     if not (out / shard.FILE_NAME).is_file():
         if wanted is not None and (out / "journal.jsonl").is_file():
-            raise GraderError(f"{out} holds an unsharded batch; resume it without --shard")
+            raise GraderError(text("batch.unsharded", out=out))
         return
     had = tuple(shard.read(out).get("shard", ()))
     if had != wanted:
-        raise GraderError(f"{out} holds shard {had[0]}/{had[1]}; resume it with --shard {had[0]}/{had[1]}")
+        raise GraderError(text("batch.other_shard", out=out, shard=f"{had[0]}/{had[1]}"))
 
 
 def _manifest(options: BatchOptions, problems: list[Problem], seeds: dict[str, int], isolation: str,
@@ -238,11 +258,11 @@ def _manifest(options: BatchOptions, problems: list[Problem], seeds: dict[str, i
         "isolation": isolation,
         "bank": shard.bank_hash((p.name, problem_files(p)) for p in problems),
         "configs": configs,
-        "class_flags": [{"kind": f.kind, "message": f.message} for f in flags if not f.student],
+        "class_flags": [{"kind": f.kind, "message": f.message.to_json()} for f in flags if not f.student],
         "students": [
             {"name": s.name,
              "submissions": [{"problem": sub.problem, "sha256": sub.sha256} for sub in s.submissions],
-             "flags": [{"problem": f.problem, "kind": f.kind, "message": f.message} for f in s.flags]}
+             "flags": [{"problem": f.problem, "kind": f.kind, "message": f.message.to_json()} for f in s.flags]}
             for s in students
         ],
     }
@@ -258,6 +278,19 @@ def _journal(journal: Journal, sub: discover.Submission, config: str, data: dict
                     "fingerprint": fp, "result": data})
 
 
+def _results(
+    student: discover.Student, journal: Journal, configs: dict[str, str]
+) -> dict[str, tuple[ProblemResult, str | None]]:
+    """A student's journaled results for their current files, by problem, with each fingerprint."""
+    results = {}
+    for sub in student.submissions:
+        record = journal.read(student.name, sub.problem)
+        if record is None or record["sha256"] != sub.sha256 or record["config"] != configs[sub.problem]:
+            continue  # not graded yet (cannot happen after a complete run)
+        results[sub.problem] = (result_from_dict(record["result"]), record.get("fingerprint"))
+    return results
+
+
 def write_outputs(
     options: BatchOptions,
     problems: list[Problem],
@@ -269,44 +302,64 @@ def write_outputs(
     """grades.csv, results.jsonl, report.html and per-student files from the journal (also used by merge)."""
     out = options.out
     columns = [(p.name, p.spec.max_score) for p in problems]
+    overrides_file, overrides = review.read(out, options.overrides)
+    unknown = sorted(set(overrides) - {s.name for s in students})
+    if unknown:
+        row = overrides[unknown[0]][0]
+        raise review.OverridesError(f"{overrides_file}, line {row.line}: no student {unknown[0]!r} in this batch")
+    for student in students:  # every row applies cleanly before any file is written
+        if student.name in overrides:
+            results = {name: result for name, (result, _) in _results(student, journal, configs).items()}
+            review.apply(overrides[student.name], results, overrides_file or out)
     gradebook = Gradebook(out, columns)
+    to_review = review.ReviewFile(out)
     report = Report(out, columns)
     writers = [STUDENT_WRITERS[n] for n in options.per_student]
     prints: list[tuple[str, str, str | None]] = []
     count = 0
     percents = 0.0
+    graded_students = 0
+    grader_errors: list[tuple[str, str]] = []
     for student in students:
-        results: dict[str, ProblemResult] = {}
-        for sub in student.submissions:
-            record = journal.read(student.name, sub.problem)
-            if record is None or record["sha256"] != sub.sha256 or record["config"] != configs[sub.problem]:
-                continue  # not graded yet (cannot happen after a complete run)
-            results[sub.problem] = result_from_dict(record["result"])
-            prints.append((sub.problem, student.name, record.get("fingerprint")))
-        notes = [f.message if not f.problem else f"{f.problem}: {f.message}" for f in student.flags]
+        graded = _results(student, journal, configs)
+        results: dict[str, ProblemResult] = {name: result for name, (result, _) in graded.items()}
+        prints += [(name, student.name, fp) for name, (_, fp) in graded.items()]
+        review.apply(overrides.get(student.name, []), results, overrides_file or out)
+        unsure = review.to_review(student.name, results)
+        to_review.add(unsure)
+        report.add_review(unsure)
+        notes = [f.message.get() if not f.problem else f"{f.problem}: {f.message.get()}" for f in student.flags]
         got, percent, status = gradebook.add(student.name, results, notes)
         report.add(student.name, results, got, percent, status, notes)
-        for writer in writers:
+        failed = [(student.name, name) for name, result in results.items() if result.grader_error]
+        grader_errors += failed
+        for writer in writers if not failed else ():  # no platform file holds a made-up total
             writer(student.name, list(results.values()), out)
         count += len(results)
-        percents += percent
+        if percent is not None:
+            percents += percent
+            graded_students += 1
     gradebook.close()
+    to_review.close()
+    if options.overrides is not None:
+        review.keep(options.overrides, out)
     stubs = {}
     for p in problems:
         stub_print = fingerprint(p.stub_file.read_text(encoding="utf-8"))
         stubs[p.name] = {stub_print} if stub_print else set()
     groups = duplicate_groups(prints, stubs)
     del prints
-    mean = percents / len(students) if students else 0.0
-    meta = [("grader", __version__), ("problems", ", ".join(p.name for p in problems)),
-            ("results", str(count)), ("near-duplicate groups", str(len(groups)))]
+    mean = percents / graded_students if graded_students else 0.0
+    meta = [(t("report.meta_grader"), __version__), (t("report.meta_problems"), ", ".join(p.name for p in problems)),
+            (t("report.meta_results"), str(count)), (t("report.meta_duplicates"), str(len(groups)))]
     report.write(
-        title=f"Batch report: {options.submissions.name}",
+        title=t("report.title", name=options.submissions.name),
         meta=meta,
-        flags=[(f.student, f.problem, f.message) for f in flags],
+        flags=[(f.student, f.problem, f.message.get()) for f in flags],
         duplicates=groups,
     )
-    files = ["grades.csv", "results.jsonl", "report.html"] + [
+    files = ["grades.csv", "results.jsonl", "report.html", review.REVIEW_FILE] + [
         "students/" if name == "json" else f"{name}/" for name in options.per_student
     ]
-    return BatchSummary(len(students), count, 0, len(flags), round(mean, 2), 0.0, out, files)
+    return BatchSummary(len(students), count, 0, len(flags), round(mean, 2), 0.0, out, files,
+                        grader_errors=grader_errors)

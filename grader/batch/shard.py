@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from grader.errors import GraderError
+from grader.messages import text as message
 
 FILE_NAME = "shard.json"
 FORMAT = 1
@@ -30,10 +31,10 @@ def parse(text: str) -> tuple[int, int]:
     """``"i/N"`` -> ``(i, N)`` with ``1 <= i <= N``; raises GraderError otherwise."""
     index, sep, count = text.strip().partition("/")
     if not sep or not index.strip().isdigit() or not count.strip().isdigit():
-        raise GraderError(f"--shard {text}: write it as i/N, for example 3/8 (shards are numbered 1 to N)")
+        raise GraderError(message("shard.format", value=text))
     i, n = int(index), int(count)
     if n < 1 or not 1 <= i <= n:
-        raise GraderError(f"--shard {text}: i must be between 1 and N (shards are numbered 1 to N)")
+        raise GraderError(message("shard.range", value=text))
     return i, n
 
 
@@ -71,16 +72,13 @@ def read(folder: Path) -> dict[str, Any]:
     """``folder/shard.json``; raises GraderError when the folder is not a finished shard."""
     path = folder / FILE_NAME
     if not folder.is_dir():
-        raise GraderError(f"{folder}: no such folder")
+        raise GraderError(message("shard.no_folder", folder=folder))
     if not path.is_file():
-        raise GraderError(
-            f"{folder} is not a finished shard (no {FILE_NAME}): grade it with `grade batch ... --shard i/N "
-            f"--out {folder}` (add --resume to finish an interrupted one)"
-        )
+        raise GraderError(message("shard.not_finished", folder=folder, file=FILE_NAME))
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, UnicodeDecodeError) as err:
-        raise GraderError(f"{path}: unreadable ({err})") from None
+        raise GraderError(message("shard.unreadable", path=path, reason=str(err))) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise GraderError(f"{path}: not a shard manifest this grader can read")
+        raise GraderError(message("shard.unknown_format", path=path))
     return data

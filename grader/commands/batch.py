@@ -6,7 +6,9 @@ from pathlib import Path
 
 import click
 
+from grader.cli import SANDBOX_MODES
 from grader.errors import GraderError
+from grader.messages import t
 
 
 def _problem_list(_ctx: click.Context, _param: click.Parameter, value: str | None) -> list[str] | None:
@@ -24,7 +26,10 @@ def _problem_list(_ctx: click.Context, _param: click.Parameter, value: str | Non
               show_default=True, help="Folder for grades.csv, results.jsonl, report.html and the journal.")
 @click.option("--seed", type=int, default=None, help="Seed of the hidden inputs (default: GRADER_SEED, else the problem's).")
 @click.option("--resume", is_flag=True, help="Continue a batch in --out: grade only what is missing or changed.")
-@click.option("--sandbox", type=click.Choice(("auto", "full", "limits", "none")), default="auto", show_default=True,
+@click.option("--overrides", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="An instructor's grades (CSV: question, student, points, comment; review.csv filled in works) "
+                   "that replace the grader's; kept in --out and applied on every --resume.")
+@click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default="auto", show_default=True,
               help="Isolation of the learners' code.")
 @click.option("--format", "--per-student", "per_student", multiple=True, metavar="FORMAT",
               help="Also write one file per student in this format: json, gradescope, classroom, junit or "
@@ -36,8 +41,8 @@ def _problem_list(_ctx: click.Context, _param: click.Parameter, value: str | Non
                    "the cluster's workers replace --jobs.")
 @click.pass_context
 def batch(ctx: click.Context, submissions: Path, problems: list[str] | None, jobs: int | None, out: Path,
-          seed: int | None, resume: bool, sandbox: str, per_student: tuple[str, ...], shard_text: str | None,
-          scheduler: str | None) -> None:
+          seed: int | None, resume: bool, overrides: Path | None, sandbox: str, per_student: tuple[str, ...],
+          shard_text: str | None, scheduler: str | None) -> None:
     """Grade a class: every student folder in SUBMISSIONS x every problem.
 
     \b
@@ -56,20 +61,37 @@ def batch(ctx: click.Context, submissions: Path, problems: list[str] | None, job
             submissions=submissions, out=out, problems=problems, jobs=jobs, seed=seed, resume=resume,
             sandbox=sandbox, problems_dir=tuple(root.params.get("problems_dir") or ()), per_student=per_student,
             shard=shard.parse(shard_text) if shard_text is not None else None, scheduler=scheduler,
+            overrides=overrides,
         )
         with BarProgress() as progress:
             summary = run_batch(options, progress)
     except BatchInterrupted as err:
-        click.echo(f"Interrupted: {err}", err=True)
+        click.echo(t("batch.interrupted", reason=str(err)), err=True)
         ctx.exit(130)
     except GraderError as err:
         raise CliError(str(err)) from None
     files = ", ".join(str(summary.out / f) for f in summary.files)
-    click.echo(
-        f"{summary.students} students, {summary.results} results ({summary.graded} graded now) in "
-        f"{summary.seconds:.1f} s; mean {summary.mean_percent:.1f}%; {summary.flags} data problems flagged. "
-        f"Wrote {files}"
-    )
+    click.echo(t(
+        "batch.summary", students=summary.students, results=summary.results, graded=summary.graded,
+        seconds=summary.seconds, mean=summary.mean_percent, flags=summary.flags,
+        errors=grader_errors_text(summary.grader_errors), files=files,
+    ))
+    if summary.grader_errors:
+        ctx.exit(GRADER_ERROR_EXIT)
+
+
+#: Exit status of a batch that finished with grader errors (results that are no grade).
+GRADER_ERROR_EXIT = 3
+
+
+def grader_errors_text(failed: list[tuple[str, str]]) -> str:
+    """``; 2 grader errors (no grade, run again with --resume): alice/masks, bob/qa`` or ""."""
+    if not failed:
+        return ""
+    shown = ", ".join(f"{student}/{problem}" for student, problem in failed[:5])
+    more = t("batch.and_more", n=len(failed) - 5) if len(failed) > 5 else ""
+    key = "batch.grader_error_one" if len(failed) == 1 else "batch.grader_error_many"
+    return t(key, n=len(failed), shown=shown, more=more)
 
 
 @click.command("merge")
@@ -96,7 +118,9 @@ def merge(ctx: click.Context, shards: tuple[Path, ...], out: Path, per_student: 
     except GraderError as err:
         raise CliError(str(err)) from None
     files = ", ".join(str(summary.out / f) for f in summary.files)
-    click.echo(
-        f"{len(shards)} shards, {summary.students} students, {summary.results} results; "
-        f"mean {summary.mean_percent:.1f}%; {summary.flags} data problems flagged. Wrote {files}"
-    )
+    click.echo(t(
+        "batch.merge_summary", shards=len(shards), students=summary.students, results=summary.results,
+        mean=summary.mean_percent, flags=summary.flags, errors=grader_errors_text(summary.grader_errors), files=files,
+    ))
+    if summary.grader_errors:
+        ctx.exit(GRADER_ERROR_EXIT)

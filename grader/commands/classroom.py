@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from grader.errors import GraderError
+from grader.messages import t
 
 
 @click.group("classroom")
@@ -20,8 +21,8 @@ def classroom() -> None:
 @click.option(
     "--install",
     default=None,
-    help="What the workflow pip-installs (default: attention-grader==VERSION; "
-    "e.g. git+https://github.com/ORG/attention-grader@v0.1.0).",
+    help="What the workflow pip-installs, e.g. git+https://github.com/ORG/attention-grader@v0.1.0 "
+    "(default: where this grader was installed from, when a runner can reach it).",
 )
 @click.option(
     "--private-bank", default=None, metavar="OWNER/REPO",
@@ -35,18 +36,20 @@ def init(
     """Write DIRECTORY/.github/workflows/classroom.yml and the starter files it grades."""
     from grader import classroom_workflow
     from grader.cli import CliError, _bank
+    from grader.messages import t, text
 
     bank = _bank(ctx)
     try:
         wanted = [n.strip() for n in names.split(",") if n.strip()] if names else bank.names()
         problems = [bank.get(name) for name in wanted]
-        written = classroom_workflow.write_template(
-            directory, problems, install=install or classroom_workflow.DEFAULT_INSTALL,
-            private_bank=private_bank, force=force,
+        source = classroom_workflow.InstallSource(install, text("classroom.how_option")) if install else None
+        written, source = classroom_workflow.write_template(
+            directory, problems, install=source, private_bank=private_bank, force=force
         )
     except GraderError as err:
         raise CliError(str(err)) from None
     for path in written:
-        click.echo(f"Wrote {path}")
+        click.echo(t("classroom.wrote", path=path))
+    click.echo(t("classroom.installs", spec=source.spec, how=source.how))
     points = sum(p.spec.max_score for p in problems)
-    click.echo(f"Classroom will grade {', '.join(wanted)} ({points:g} points). Commit and push to test it.")
+    click.echo(t("classroom.will_grade", names=", ".join(wanted), points=f"{points:g}"))

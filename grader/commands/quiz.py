@@ -11,6 +11,8 @@ from pathlib import Path
 import click
 
 from grader.errors import GraderError
+from grader.i18n import LANGS, current
+from grader.messages import t
 from grader.qa.quiz import DEFAULT_COUNT, PROGRESS_FILE
 
 
@@ -18,7 +20,8 @@ from grader.qa.quiz import DEFAULT_COUNT, PROGRESS_FILE
 @click.option("--topic", default=None, help="Only this topic (scaling, softmax, masks, multi_head, ...).")
 @click.option("--count", type=int, default=DEFAULT_COUNT, show_default=True, help="How many questions.")
 @click.option(
-    "--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True, help="Language: en, or zh (中文)."
+    "--lang", type=click.Choice(LANGS), default=None,
+    help="Language: en, or zh (中文) (default: grade --lang, GRADER_LANG, else the locale).",
 )
 @click.option(
     "--progress",
@@ -30,8 +33,11 @@ from grader.qa.quiz import DEFAULT_COUNT, PROGRESS_FILE
 )
 @click.option("--seed", type=int, default=None, help="Seed the order of new questions (default: random).")
 @click.pass_context
-def quiz(ctx: click.Context, topic: str | None, count: int, lang: str, progress_file: Path, seed: int | None) -> None:
+def quiz(
+    ctx: click.Context, topic: str | None, count: int, lang: str | None, progress_file: Path, seed: int | None
+) -> None:
     """Answer interview questions one at a time, with feedback after each."""
+    lang = lang or current()
     from rich.console import Console
 
     from grader.cli import CliError, _bank
@@ -55,4 +61,4 @@ def quiz(ctx: click.Context, topic: str | None, count: int, lang: str, progress_
     try:
         run(session, RichQuizUI(Console(highlight=False), lang, prompt))
     except OSError as err:
-        raise CliError(f"{progress_file}: cannot save the quiz progress ({err.strerror})") from None
+        raise CliError(t("error.quiz_progress", path=progress_file, reason=err.strerror)) from None

@@ -8,7 +8,7 @@ import click
 
 from grader.errors import GraderError
 
-_STYLE = {"ok": ("ok", "green"), "fail": ("FAIL", "red"), "skipped": ("skipped", "yellow")}
+_COLOURS = {"ok": "green", "fail": "red", "skipped": "yellow"}
 
 
 @click.command("validate")
@@ -23,8 +23,11 @@ def validate(ctx: click.Context, directory: Path | None, seed: int | None) -> No
     every declared mistake is diagnosed on a wrong solution of tests/corpus/<id>/;
     two runs with one seed agree. Exit code 1 when anything fails.
     """
+    from rich.cells import cell_len
     from rich.console import Console
     from rich.markup import escape
+
+    from grader.messages import t
 
     from grader import validate as library
     from grader.cli import CliError
@@ -32,9 +35,10 @@ def validate(ctx: click.Context, directory: Path | None, seed: int | None) -> No
     console = Console(highlight=False, soft_wrap=True)
 
     def show(finding: library.Finding) -> None:
-        detail = f"  {escape(finding.detail)}" if finding.detail else ""
-        label, colour = _STYLE[finding.outcome]
-        console.print(f"[{colour}]{label:<8}[/] {finding.problem:<22} {finding.step:<12}{detail}")
+        detail = f"  {escape(finding.detail.get())}" if finding.detail.get() else ""
+        label, colour = t(f"validate.{finding.outcome}"), _COLOURS[finding.outcome]
+        console.print(f"[{colour}]{escape(label)}{' ' * max(1, 9 - cell_len(label))}[/]"
+                      f"{finding.problem:<22} {finding.step:<12}{detail}")
 
     extra = tuple(ctx.find_root().params.get("problems_dir") or ())
     try:
@@ -45,9 +49,10 @@ def validate(ctx: click.Context, directory: Path | None, seed: int | None) -> No
     failed = sorted({f.problem for f in findings if f.outcome == "fail"})
     skipped = sum(1 for f in findings if f.outcome == "skipped")
     if not problems:
-        raise CliError(f"{directory or 'the bank'}: no problems to validate")
-    note = f"; {skipped} step(s) skipped" if skipped else ""
+        raise CliError(t("validate.nothing", what=directory or t("validate.the_bank")))
+    note = escape(t("validate.steps_skipped", n=skipped)) if skipped else ""
     if failed:
-        console.print(f"[bold red]{len(failed)} of {len(problems)} problems fail validation[/]: {', '.join(failed)}{note}")
+        headline = escape(t("validate.failed", failed=len(failed), total=len(problems)))
+        console.print(f"[bold red]{headline}[/]: {', '.join(failed)}{note}")
         ctx.exit(1)
-    console.print(f"[bold green]All {len(problems)} problems are valid[/]{note}")
+    console.print(f"[bold green]{escape(t('validate.all_valid', total=len(problems)))}[/]{note}")

@@ -85,15 +85,28 @@ def _number(text: str) -> float | None:
     return None
 
 
+def vector_items(raw: Raw) -> list[str]:
+    """The entries of a vector answer as typed: a YAML list's items, or ``[0.28, 0.58, 0.14]`` split."""
+    if isinstance(raw, list):
+        return raw
+    text = normalise(raw).strip("[]() ")
+    if not text:
+        raise Unreadable("not_a_vector", raw=raw.strip())
+    return re.split(r"\s*[,;]\s*|\s+", text) if re.search(r"[,;]", text) else text.split()
+
+
+def decimals_given(raw: str) -> int | None:
+    """How many decimals a plain decimal number was written with (``0.73`` -> 2), if it has at least
+    two significant digits; None for any other form (``1``, ``0.7``, ``7e-4``, ``3/4``)."""
+    match = re.fullmatch(r"[+-]?(\d*)\.(\d+)", _APPROX.sub("", normalise(raw)))
+    if match is None or len((match[1] + match[2]).lstrip("0")) < 2:
+        return None
+    return len(match[2])
+
+
 def parse_vector(raw: Raw) -> list[float]:
     """Numbers from a YAML list, ``[0.28, 0.58, 0.14]``, ``0.28, 0.58, 0.14`` or ``0.28 0.58 0.14``."""
-    if isinstance(raw, list):
-        items = raw
-    else:
-        text = normalise(raw).strip("[]() ")
-        if not text:
-            raise Unreadable("not_a_vector", raw=raw.strip())
-        items = re.split(r"\s*[,;]\s*|\s+", text) if re.search(r"[,;]", text) else text.split()
+    items = vector_items(raw)
     values = []
     for item in items:
         try:

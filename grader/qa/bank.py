@@ -4,11 +4,16 @@ The bank is data in the problem's folder::
 
     problems/qa/topics.yaml              topic id -> {en, zh} label, in display order
     problems/qa/mistakes.yaml            classic wrong answers, diagnosed by name (id, title, hint)
+    problems/qa/lexicon.yaml             term -> the ways learners say it; a text pattern writes ``@term``
     problems/qa/questions/<topic>.yaml   a list of questions; the file name is their topic
 
-Every question has an id, points, the question and an explanation in English and Chinese, a
-source, and an answer whose form depends on its ``type`` (see :class:`Question`). Loading fails
-with a :class:`~grader.errors.SpecError` naming the file and the key.
+Every question has an id, points, the question, an explanation and a hint in English and
+Chinese, a source, and an answer whose form depends on its ``type`` (see :class:`Question`). The
+hint is what ``grade qa`` tells a wrong answer (what to compute, which idea is missing) and never
+holds the answer; the explanation is shown by ``grade quiz`` once the learner has answered, and by
+``grade qa --instructor``. A number declares ``precision: exact`` (its tolerance only covers the
+rounding it asks for) or ``estimate`` (a relative tolerance the question states: "within 10%").
+Loading fails with a :class:`~grader.errors.SpecError` naming the file and the key.
 """
 
 from __future__ import annotations
@@ -23,26 +28,15 @@ import yaml
 
 from grader import schema
 from grader.errors import SpecError
+from grader.i18n import LANGS, Text  # noqa: F401  (Text: re-exported for the bank's users)
 
 QuestionType = Literal["choice", "multi", "numeric", "vector", "text"]
-LANGS = ("en", "zh")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _LETTER = re.compile(r"^[A-H]$")
 
 
 def _doc(text: str) -> dict[str, str]:
     return {"doc": text}
-
-
-@dataclass(frozen=True)
-class Text:
-    """The same sentence in English and in Chinese."""
-
-    en: str = field(metadata=_doc("English"))
-    zh: str = field(metadata=_doc("Chinese (简体中文)"))
-
-    def get(self, lang: str) -> str:
-        return self.zh if lang == "zh" else self.en
 
 
 @dataclass(frozen=True)
@@ -54,6 +48,14 @@ class Tolerance:
 
 
 @dataclass(frozen=True)
+class Phrasings:
+    """Regular expressions in English and in Chinese."""
+
+    en: list[str] = field(default_factory=list, metadata=_doc("English"))
+    zh: list[str] = field(default_factory=list, metadata=_doc("Chinese"))
+
+
+@dataclass(frozen=True)
 class Concept:
     """One idea a free-text answer should contain, with phrasings that count as saying it."""
 
@@ -62,6 +64,23 @@ class Concept:
     en: list[str] = field(metadata=_doc("regular expressions (case-insensitive) for English phrasings"))
     zh: list[str] = field(metadata=_doc("regular expressions for Chinese phrasings"))
     points: float = field(default=1.0, metadata=_doc("weight of the concept within the question"))
+    danger: bool = field(
+        default=False,
+        metadata=_doc(
+            "the idea is a danger the fix prevents (the softmax saturates): 'so that it does not saturate' states it too"
+        ),
+    )
+    against: Phrasings = field(
+        default_factory=lambda: Phrasings(),
+        metadata=_doc("phrasings that assert the opposite of the idea (an inverted claim): it then counts against the answer"),
+    )
+    about: str | None = field(
+        default=None,
+        metadata=_doc(
+            "the question's subject the idea is a claim about (a key of `subjects`): said of another subject "
+            "('prefill is memory-bound'), it is an inverted claim"
+        ),
+    )
 
 
 @dataclass(frozen=True)
@@ -79,25 +98,45 @@ class Question:
     """One interview question and how its answer is graded."""
 
     id: str = field(metadata=_doc("stable id; also the key in qa.yaml and the check id"))
-    title: str = field(metadata=_doc("one short English line for the results table"))
+    title: Text = field(metadata=_doc("one short line for the results table, {en, zh}"))
     type: QuestionType = field(metadata=_doc("choice | multi | numeric | vector | text"))
     question: Text = field(metadata=_doc("the question"))
     answer: Any = field(
         metadata=_doc("choice: a letter; multi: letters; numeric: a number; vector: numbers; text: a model answer {en, zh}")
     )
-    explanation: Text = field(metadata=_doc("shown after answering, and as the hint when wrong"))
-    source: str = field(metadata=_doc("where the fact comes from"))
+    explanation: Text = field(
+        metadata=_doc("the answer worked out: grade quiz shows it once answered, grade qa only with --instructor")
+    )
+    hint: Text = field(
+        metadata=_doc("what grade qa says to a wrong answer: what to compute, which idea to use; never the answer")
+    )
+    source: str = field(metadata=_doc("where the fact comes from: a paper's section or a documentation URL"))
     points: float = field(default=1.0, metadata=_doc("points for a full answer"))
     options: dict[str, Text] = field(default_factory=dict, metadata=_doc("choice and multi: letter -> option"))
     partial: Literal["right_minus_wrong", "all_or_nothing"] = field(
         default="right_minus_wrong",
         metadata=_doc("multi: (right picks - wrong picks) / right letters, or all or nothing"),
     )
+    precision: Literal["exact", "estimate"] | None = field(
+        default=None,
+        metadata=_doc(
+            "numeric and vector: exact (the tolerance only covers the rounding the question asks for) or "
+            "estimate (a relative tolerance, stated in the question: 'within 5%', '误差 5% 以内')"
+        ),
+    )
     tolerance: Tolerance = field(default_factory=Tolerance, metadata=_doc("numeric and vector"))
     unit: str | None = field(default=None, metadata=_doc("numeric: the unit asked for, e.g. GiB (may be typed after the number)"))
     concepts: list[Concept] = field(default_factory=list, metadata=_doc("text: the rubric"))
     mistakes: list[WrongAnswer] = field(default_factory=list, metadata=_doc("classic wrong answers, diagnosed by name"))
+    subjects: dict[str, Phrasings] = field(
+        default_factory=dict,
+        metadata=_doc("text: the things the question contrasts (bert, gpt), each with phrasings naming it; see `about`"),
+    )
     topic: str = field(default="", metadata=_doc("set by the loader from the file name"))
+    follows: str | None = field(
+        default=None,
+        metadata=_doc('the id of the question this one builds on ("with the same q and k"): the quiz asks it right after'),
+    )
 
 
 @dataclass(frozen=True)
@@ -135,7 +174,7 @@ class QuestionBank:
 
 def load_bank(folder: Path) -> QuestionBank:
     """Load and validate the bank in ``folder`` (``problems/qa``), once per content version."""
-    files = [folder / "topics.yaml", folder / "mistakes.yaml", *sorted((folder / "questions").glob("*.yaml"))]
+    files = [folder / "topics.yaml", folder / "mistakes.yaml", folder / LEXICON, *sorted((folder / "questions").glob("*.yaml"))]
     stamp = tuple((str(p), p.stat().st_mtime_ns) for p in files if p.exists())
     return _load(folder, stamp)
 
@@ -145,12 +184,14 @@ def _load(folder: Path, stamp: tuple) -> QuestionBank:
     topics = schema.load(dict[str, Text], _read(folder / "topics.yaml"), where=str(folder / "topics.yaml"))
     mistakes_where = str(folder / "mistakes.yaml")
     mistakes = schema.load(list[Mistake], _read(folder / "mistakes.yaml"), where=mistakes_where)
+    lexicon = _load_lexicon(folder / LEXICON)
     questions: list[Question] = []
     for topic in topics:
         path = folder / "questions" / f"{topic}.yaml"
         if not path.is_file():
             raise SpecError(f"{folder / 'topics.yaml'}: topic {topic!r} has no file {path}")
         for index, question in enumerate(schema.load(list[Question], _read(path), where=str(path))):
+            question = _expand_terms(question, lexicon, f"{path}: [{index}] {question.id}")
             _validate(question, f"{path}: [{index}] {question.id}")
             questions.append(_with_topic(question, topic))
     for path in sorted((folder / "questions").glob("*.yaml")):
@@ -170,6 +211,61 @@ def _read(path: Path) -> Any:
         mark = getattr(err, "problem_mark", None)
         line = f"line {mark.line + 1}: " if mark else ""
         raise SpecError(f"{path}: {line}invalid YAML ({getattr(err, 'problem', err)})") from None
+
+
+#: The bank's lexicon: one file of terms, each with the ways learners write it (both languages).
+LEXICON = "lexicon.yaml"
+_TERM = re.compile(r"@([a-z][a-z0-9_]*)")
+
+
+def _load_lexicon(path: Path) -> dict[str, str]:
+    """term -> one regular expression group of all its spellings; {} when the bank has no lexicon."""
+    if not path.is_file():
+        return {}
+    terms = schema.load(dict[str, list[str]], _read(path), where=str(path))
+    lexicon: dict[str, str] = {}
+    for term, spellings in terms.items():
+        if not _ID.match(term) or not spellings:
+            raise SpecError(f"{path}: term {term!r} needs a lower_snake_case name and at least one spelling")
+        for spelling in spellings:
+            if _TERM.search(spelling):
+                raise SpecError(f"{path}: term {term!r}: a spelling may not use another term ({spelling!r})")
+            try:
+                re.compile(spelling)
+            except re.error as err:
+                raise SpecError(f"{path}: term {term!r}: invalid regular expression {spelling!r} ({err})") from None
+        lexicon[term] = "(?:" + "|".join(spellings) + ")"
+    return lexicon
+
+
+# A bounded gap ``[^.;]{0,40}`` matches as little as it can: a claim is its shortest span, not one
+# that runs on into the next clause.
+_LAZY_GAP = re.compile(r"(?<!\\)(\{\d*,\d+\})(?!\?)")
+
+
+def _expand_terms(q: Question, lexicon: dict[str, str], where: str) -> Question:
+    """Ready a text question's patterns for matching: every ``@term`` becomes the term's spellings
+    from the lexicon, and every bounded gap matches lazily."""
+    if q.type != "text":
+        return q
+
+    def expand(patterns: list[str]) -> list[str]:
+        def one(match: re.Match[str]) -> str:
+            if match.group(1) not in lexicon:
+                raise SpecError(f"{where}: pattern {match.group(0)!r} names no term of {LEXICON}")
+            return lexicon[match.group(1)]
+
+        return [_LAZY_GAP.sub(r"\1?", _TERM.sub(one, pattern)) for pattern in patterns]
+
+    def phrasings(p: Phrasings) -> Phrasings:
+        return Phrasings(expand(p.en), expand(p.zh))
+
+    concepts = [
+        replace(c, en=expand(c.en), zh=expand(c.zh), against=phrasings(c.against)) for c in q.concepts
+    ]
+    mistakes = [replace(w, en=expand(w.en), zh=expand(w.zh)) for w in q.mistakes]
+    subjects = {name: phrasings(p) for name, p in q.subjects.items()}
+    return replace(q, concepts=concepts, mistakes=mistakes, subjects=subjects)
 
 
 def _with_topic(question: Question, topic: str) -> Question:
@@ -196,6 +292,7 @@ def _validate(q: Question, where: str) -> None:
         fail(f"answer {q.answer!r} is not one of the options {sorted(q.options)}")
     if q.type == "multi" and (not isinstance(q.answer, list) or not q.answer or not set(q.answer) <= set(q.options)):
         fail("answer must be a non-empty list of option letters")
+    _validate_precision(q, fail)
     if q.type == "numeric" and (isinstance(q.answer, bool) or not isinstance(q.answer, (int, float))):
         fail("answer must be a number")
     if q.type == "vector" and (
@@ -210,10 +307,19 @@ def _validate(q: Question, where: str) -> None:
         for concept in q.concepts:
             if not concept.en or not concept.zh:
                 fail(f"concept {concept.id!r} needs English and Chinese phrasings")
-            for pattern in concept.en + concept.zh:
+            for pattern in concept.en + concept.zh + concept.against.en + concept.against.zh:
                 _compile(pattern, fail)
-    elif q.concepts:
-        fail("concepts are only for text questions")
+            if concept.about is not None and concept.about not in q.subjects:
+                fail(f"concept {concept.id!r}: about {concept.about!r} is not one of the question's subjects")
+        if len(q.subjects) == 1:
+            fail("subjects: name at least two things the question contrasts, or none")
+        for name, named in q.subjects.items():
+            if not _ID.match(name) or not named.en or not named.zh:
+                fail(f"subject {name!r} needs a lower_snake_case name and English and Chinese phrasings")
+            for pattern in named.en + named.zh:
+                _compile(pattern, fail)
+    elif q.concepts or q.subjects:
+        fail("concepts and subjects are only for text questions")
     for wrong in q.mistakes:
         if q.type == "text":
             if wrong.answer is not None or not (wrong.en or wrong.zh):
@@ -224,11 +330,43 @@ def _validate(q: Question, where: str) -> None:
             fail(f"mistake {wrong.mistake!r}: give the wrong answer as `answer`")
 
 
+def estimate_range(q: Question) -> str:
+    """``5%``: the relative range an estimate question accepts, as the question states it."""
+    return f"{q.tolerance.rel * 100:g}%"
+
+
+def _validate_precision(q: Question, fail: Any) -> None:
+    """Numbers declare exact or estimate; an estimate states the range it accepts in both languages."""
+    if q.type not in ("numeric", "vector"):
+        if q.precision is not None:
+            fail("precision is only for numeric and vector questions")
+        return
+    if q.precision is None:
+        fail("precision: say whether the answer is exact or an estimate")
+    if q.precision == "exact" and q.tolerance.rel:
+        fail("an exact answer takes no relative tolerance (only an absolute one for the rounding it asks for)")
+    if q.precision == "estimate":
+        if not 0 < q.tolerance.rel < 1 or q.tolerance.abs:
+            fail("an estimate needs a relative tolerance between 0 and 1 (tolerance: {rel: 0.05}) and no absolute one")
+        stated = estimate_range(q)
+        if f"within {stated}" not in q.question.en or stated not in q.question.zh:
+            fail(f"an estimate states its range in the question: 'within {stated}' (en) and '{stated}' (zh)")
+
+
 def _compile(pattern: str, fail: Any) -> None:
     try:
-        re.compile(pattern)
+        compiled_pattern(pattern)
     except re.error as err:
         fail(f"pattern {pattern!r} is not a valid regular expression ({err})")
+
+
+@lru_cache(maxsize=None)
+def compiled_pattern(pattern: str) -> re.Pattern[str]:
+    """A rubric pattern, compiled once per process (validating the bank and grading share it).
+
+    Answers are matched in lower case (:func:`grader.qa.text.canonical`), so no flag is needed.
+    """
+    return re.compile(pattern)
 
 
 def _validate_bank(bank: QuestionBank, mistakes_where: str) -> None:
@@ -243,6 +381,15 @@ def _validate_bank(bank: QuestionBank, mistakes_where: str) -> None:
                     f"{bank.folder / 'questions' / (q.topic + '.yaml')}: {q.id}: mistake {wrong.mistake!r} "
                     f"is not declared in {mistakes_where}"
                 )
+    earlier: dict[str, Question] = {}
+    ids = {q.id: q for q in bank.questions}
+    for q in bank.questions:
+        where = bank.folder / "questions" / (q.topic + ".yaml")
+        if q.follows is not None and q.follows not in earlier:
+            raise SpecError(f"{where}: {q.id}: follows {q.follows!r}, which is not a question before it in the bank")
+        earlier[q.id] = q
+        if q.follows is not None and ids[q.follows].topic != q.topic:
+            raise SpecError(f"{where}: {q.id}: follows {q.follows!r}, a question of another topic")
     used = {w.mistake for q in bank.questions for w in q.mistakes}
     unused = sorted(set(bank.mistakes) - used)
     if unused:

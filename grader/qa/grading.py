@@ -3,37 +3,23 @@
 The same :func:`grade` serves ``grade qa`` (through the engine, one check per question) and
 ``grade quiz`` (one answer at a time), so both agree on every answer.
 
-Free text is graded with the question's concept rubric: a concept counts when one of its
-patterns (English or Chinese, whatever the question's language) matches the answer **and the
-matched words are not all words of the question itself**, so repeating the question scores 0.
+Free text is judged by :mod:`grader.qa.text`: the claims the answer asserts, against the
+question's rubric, with a confidence that says when an instructor should look.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass, field
 
-from grader.qa.answers import Raw, Unreadable, parse_letters, parse_number, parse_vector
+from grader.qa.answers import (
+    Raw, Unreadable, decimals_given, parse_letters, parse_number, parse_vector, vector_items,
+)
 from grader.qa.bank import Concept, Question
 from grader.qa.messages import say
+from grader.qa.text import REVIEW_BELOW, judge
 
 #: Relative slack on top of every numeric tolerance, so 0.1 + 0.2 reads as 0.3.
 FLOAT_SLACK = 1e-9
-#: The most a text answer scores when it also states a known misconception.
-MISCONCEPTION_CAP = 0.5
-
-# Words that carry no meaning on their own: an answer made of these and the question's words
-# says nothing new.
-_PLURAL = re.compile(r"(?<!s)s$")
-_STOPWORDS = frozenset(
-    _PLURAL.sub("", w) if len(w) > 3 else w
-    for w in "a an the is are be it its this that these those of to in on for by with and or so as at we you "
-    "i do does did why what how which because since then than there their them they can will would "
-    "not no yes very just also into from".split()
-) | frozenset("的了是在和与为就也都而及把被让使它这那个一么吗呢吧啊要会能可以因所什怎如何".replace(" ", ""))
-_TOKEN = re.compile(r"[a-z0-9_]+|[\u3400-\u9fff]")
-_WORD_CHAR = re.compile(r"[a-z0-9_]")
 
 
 @dataclass
@@ -47,6 +33,12 @@ class Verdict:
     missing: list[Concept] = field(default_factory=list)
     rubric: bool = False  # a text answer: found/missing are meaningful
     unreadable: bool = False  # the answer's form was wrong (not a number, no such option, ...)
+    confidence: float = 1.0  # text answers: how sure the grader is (below REVIEW_BELOW: review it)
+    doubts: list[str] = field(default_factory=list)  # message keys: why it is unsure
+
+    @property
+    def needs_review(self) -> bool:
+        return self.confidence < REVIEW_BELOW
 
     @property
     def passed(self) -> bool:
@@ -60,6 +52,10 @@ class Verdict:
             missing = ", ".join(c.label.get(lang) for c in self.missing) or nothing
             parts.append(say("text_score", lang, found=found, missing=missing))
         return "; ".join(parts)
+
+    def doubt_message(self, lang: str = "en") -> str:
+        """Why the grader is unsure of this verdict ("" when it is sure)."""
+        return "; ".join(say(key, lang) for key in self.doubts)
 
 
 def grade(question: Question, raw: Raw) -> Verdict:
@@ -93,7 +89,7 @@ def _multi(q: Question, raw: Raw) -> Verdict:
 
 def _numeric(q: Question, raw: Raw) -> Verdict:
     value = parse_number(raw, q.unit)
-    if _close(value, q.answer, q):
+    if _close(value, q.answer, q) or (isinstance(raw, str) and _rounded(raw, value, q.answer, q.unit)):
         return Verdict(1.0)
     key = "number_high" if value > q.answer else "number_low"
     shown = raw.strip() if isinstance(raw, str) else raw
@@ -104,7 +100,10 @@ def _vector(q: Question, raw: Raw) -> Verdict:
     values = parse_vector(raw)
     if len(values) != len(q.answer):
         return Verdict(0.0, [("vector_length", {"expected": len(q.answer), "got": len(values)})])
-    off = [i + 1 for i, (v, e) in enumerate(zip(values, q.answer)) if not _close(v, e, q)]
+    typed = vector_items(raw)
+    off = [
+        i + 1 for i, (v, e, text) in enumerate(zip(values, q.answer, typed)) if not (_close(v, e, q) or _rounded(text, v, e))
+    ]
     if not off:
         return Verdict(1.0)
     tol = f"{q.tolerance.abs:g}" if q.tolerance.abs else f"{q.tolerance.rel:g} relative"
@@ -117,20 +116,11 @@ def _vector(q: Question, raw: Raw) -> Verdict:
 
 
 def _text(q: Question, raw: Raw) -> Verdict:
-    answer = normalise_text(" ".join(raw) if isinstance(raw, list) else raw)
-    asked = tokens(q.question.en + " " + q.question.zh)
-    total = sum(c.points for c in q.concepts)
-    if not (tokens(answer) - asked - _STOPWORDS):
-        return Verdict(0.0, [("text_repeats", {})], missing=list(q.concepts), rubric=True)
-    found = [c for c in q.concepts if _says(c.en + c.zh, answer, asked)]
-    missing = [c for c in q.concepts if c not in found]
-    fraction = sum(c.points for c in found) / total
-    notes: list[tuple[str, dict[str, object]]] = []
-    mistake = next((w.mistake for w in q.mistakes if _says(w.en + w.zh, answer, asked)), None)
-    if mistake is not None:
-        fraction = min(fraction, MISCONCEPTION_CAP)
-        notes.append(("text_mistake", {}))
-    return Verdict(fraction, notes, mistake, found, missing, rubric=True)
+    found = judge(q, " ".join(raw) if isinstance(raw, list) else raw)
+    return Verdict(
+        found.fraction, found.notes, found.mistake, found.found, found.missing + found.inverted,
+        rubric=True, confidence=found.confidence, doubts=found.doubts,
+    )
 
 
 _GRADERS = {"choice": _choice, "multi": _multi, "numeric": _numeric, "vector": _vector, "text": _text}
@@ -146,33 +136,18 @@ def _close(value: float, expected: object, q: Question) -> bool:
     return abs(value - expected) <= allowed
 
 
+def _rounded(typed: str, value: float, expected: object, unit: str | None = None) -> bool:
+    """``value`` is ``expected`` correctly rounded to the decimals it was written with (``0.73`` for
+    0.7311): right, only less precise than asked. Needs two significant digits, and never applies
+    to a whole-number answer (a count is exact)."""
+    if isinstance(expected, bool) or not isinstance(expected, (int, float)) or float(expected).is_integer():
+        return False
+    if unit and typed.strip().lower().endswith(unit.lower()):
+        typed = typed.strip()[: -len(unit)]
+    decimals = decimals_given(typed)
+    return decimals is not None and abs(value - expected) <= 0.5 * 10.0**-decimals * (1 + FLOAT_SLACK) + FLOAT_SLACK
+
+
 def _mistake(q: Question, matches) -> str | None:
     return next((w.mistake for w in q.mistakes if matches(w.answer)), None)
 
-
-def normalise_text(text: str) -> str:
-    """NFKC, lower case, single spaces: the form rubric patterns are matched against."""
-    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text).lower()).strip()
-
-
-def tokens(text: str) -> set[str]:
-    """Latin words (plural or third-person -s dropped: heads -> head) and numbers, and single CJK characters."""
-    return {_stem(t) for t in _TOKEN.findall(normalise_text(text))}
-
-
-def _stem(token: str) -> str:
-    return _PLURAL.sub("", token) if len(token) > 3 else token
-
-
-def _says(patterns: list[str], answer: str, asked: set[str]) -> bool:
-    """Some pattern matches words of ``answer`` that are not all words of the question."""
-    for pattern in patterns:
-        for match in re.finditer(pattern, answer, re.IGNORECASE):
-            start, end = match.span()
-            while start > 0 and _WORD_CHAR.match(answer[start - 1]):  # widen to whole words
-                start -= 1
-            while end < len(answer) and _WORD_CHAR.match(answer[end]):
-                end += 1
-            if tokens(answer[start:end]) - asked - _STOPWORDS:
-                return True
-    return False

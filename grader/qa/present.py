@@ -15,7 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from grader.qa.bank import Question, QuestionBank
-from grader.qa.build import reference_answer
+from grader.qa.build import format_answer
 from grader.qa.grading import Verdict
 from grader.qa.messages import say
 from grader.qa.quiz import QuizSession
@@ -23,21 +23,6 @@ from grader.qa.quiz import QuizSession
 
 def _pts(x: float) -> str:
     return f"{x:g}"
-
-
-def format_answer(question: Question, lang: str) -> str:
-    """The reference answer, as a learner would read it."""
-    if question.type == "choice":
-        return f"{question.answer}. {question.options[question.answer].get(lang)}"
-    if question.type == "multi":
-        return ", ".join(question.answer)
-    if question.type == "numeric":
-        value = question.answer
-        text = f"{int(value):,}" if float(value).is_integer() and abs(value) < 1e15 else f"{value:.6g}"
-        return f"{text} {question.unit}" if question.unit else text
-    if question.type == "vector":
-        return reference_answer(question)
-    return question.answer[lang]
 
 
 class RichQuizUI:
@@ -105,7 +90,18 @@ class RichQuizUI:
                 f"[bold]{self.say('quiz_mistake')}:[/] {escape(mistake.title.get(self.lang))}. "
                 f"{escape(mistake.hint.get(self.lang))}"
             )
-        self._explain(question, show_answer=not verdict.passed)
+        if verdict.rubric and verdict.needs_review:
+            self.console.print(f"[yellow]{escape(self.say('quiz_unsure', why=verdict.doubt_message(self.lang)))}[/]")
+        self._explain(question, show_answer=not verdict.passed or question.type == "text")
+
+    def ask_mark(self, question: Question, verdict: Verdict) -> bool | None:
+        reply = self.prompt(self.say("quiz_mark_prompt"))
+        if reply is None:
+            return None
+        marked = reply.strip().lower() in ("r", ":r", "review", "y", "yes", "复核", "是")
+        if marked:
+            self.console.print(f"[dim]{escape(self.say('quiz_marked_one'))}[/]")
+        return marked
 
     def _explain(self, question: Question, show_answer: bool = True) -> None:
         lines = []
@@ -137,4 +133,7 @@ class RichQuizUI:
             self.console.print(table)
         saved = self.say("quiz_saved", path=str(session.progress.path), count=session.to_review())
         self.console.print(f"[dim]{escape(saved)}[/]")
+        if session.marked:
+            marked = self.say("quiz_marked", count=session.marked, path=str(session.progress.path))
+            self.console.print(f"[dim]{escape(marked)}[/]")
 

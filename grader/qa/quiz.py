@@ -1,9 +1,11 @@
 """``grade quiz``: practise the qa questions one at a time, remembering progress between runs.
 
 :class:`Progress` is the small JSON file that remembers, per question, how often it was asked and
-how the last answer scored; questions missed last time come back first, then new ones, then the
-ones answered right longest ago. :class:`QuizSession` picks the questions and grades answers with
-the same :func:`grader.qa.grading.grade` as ``grade qa``. :func:`run` drives a session through a
+how the last answer scored; questions missed or skipped last time come back first, then new
+ones, then the ones answered right longest ago. A question that builds on another (``follows``
+in the bank: "with the same q and k ...") is always asked right after it. :class:`QuizSession` picks the questions and grades answers with
+the same :func:`grader.qa.grading.grade` as ``grade qa``; after a text answer the learner may mark it
+for review (kept in the progress file). :func:`run` drives a session through a
 :class:`QuizUI` (the terminal one is :class:`grader.qa.present.RichQuizUI`), so tests can script it.
 """
 
@@ -42,8 +44,9 @@ class Record:
 
     asked: int = 0
     right: int = 0
-    last: float = 0.0  # score fraction of the last answer
+    last: float = 0.0  # score fraction of the last answer (a skip counts as 0: it comes back first)
     turn: int = 0  # the session turn of the last answer (a counter, not a clock)
+    skipped: int = 0
 
 
 @dataclass
@@ -53,6 +56,8 @@ class Progress:
     path: Path
     records: dict[str, Record] = field(default_factory=dict)
     turn: int = 0
+    #: text answers the learner marked for review: {question, answer, fraction, confidence, turn}
+    marked: list[dict[str, object]] = field(default_factory=list)
 
     @classmethod
     def load(cls, path: Path) -> Progress:
@@ -61,7 +66,8 @@ class Progress:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             records = {qid: Record(**rec) for qid, rec in data["questions"].items()}
-            return cls(path, records, int(data["turn"]))
+            marked = [dict(m) for m in data.get("marked_for_review", [])]
+            return cls(path, records, int(data["turn"]), marked)
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise QuizError(
                 f"{path}: cannot read the quiz progress ({type(err).__name__}); delete the file to start afresh"
@@ -69,7 +75,8 @@ class Progress:
 
     def save(self) -> None:
         """Write atomically, so an interrupted quiz never leaves half a file."""
-        data = {"version": 1, "turn": self.turn, "questions": {k: asdict(v) for k, v in sorted(self.records.items())}}
+        data = {"version": 1, "turn": self.turn, "questions": {k: asdict(v) for k, v in sorted(self.records.items())},
+                "marked_for_review": self.marked}
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".grade-quiz-", dir=self.path.parent)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
@@ -82,6 +89,14 @@ class Progress:
         rec.asked += 1
         rec.right += fraction >= 1.0
         rec.last, rec.turn = round(fraction, 6), self.turn
+
+    def skip(self, question_id: str) -> None:
+        """An empty answer: not scored, but queued for review like a missed one."""
+        self.turn += 1
+        rec = self.records.setdefault(question_id, Record())
+        rec.asked += 1
+        rec.skipped += 1
+        rec.last, rec.turn = 0.0, self.turn
 
     def missed(self, ids: list[str]) -> list[str]:
         """Of ``ids``, those whose last answer was not fully right."""
@@ -127,8 +142,9 @@ class QuizSession:
             raise QuizError(f"--count must be at least 1, got {count}")
         pool = [q for q in bank.questions if topic is None or q.topic == topic]
         self.bank, self.progress = bank, progress
-        self.questions = progress.order(pool, random.Random(seed))[:count]
+        self.questions = _in_sequence(progress.order(pool, random.Random(seed)), pool, count)
         self.results: dict[str, Verdict] = {}
+        self.marked = 0  # answers marked for review in this run
 
     def answer(self, question: Question, raw: str) -> Verdict:
         """Grade ``raw``; a readable answer is recorded and saved, an unreadable one is not."""
@@ -138,6 +154,20 @@ class QuizSession:
             self.progress.record(question.id, verdict.fraction)
             self.progress.save()
         return verdict
+
+    def mark_for_review(self, question: Question, raw: str, verdict: Verdict) -> None:
+        """Keep a text answer the learner disputes, with its verdict, in the progress file."""
+        self.progress.marked.append({
+            "question": question.id, "answer": raw, "fraction": round(verdict.fraction, 6),
+            "confidence": verdict.confidence, "turn": self.progress.turn,
+        })
+        self.marked += 1
+        self.progress.save()
+
+    def skip(self, question: Question) -> None:
+        """The learner left ``question`` empty: it is asked first next time."""
+        self.progress.skip(question.id)
+        self.progress.save()
 
     def by_topic(self) -> list[TopicScore]:
         """Score per topic over the questions answered, in the bank's topic order."""
@@ -154,6 +184,35 @@ class QuizSession:
         return len(self.progress.missed(self.bank.ids()))
 
 
+def _in_sequence(ordered: list[Question], pool: list[Question], count: int) -> list[Question]:
+    """``count`` questions in the order of ``ordered``, except that a sequence (a question and those
+    that follow it) is asked together, in the bank's order, where its earliest member falls.
+
+    A question is never asked before the one it follows: where a whole sequence does not fit in
+    the questions left, only its beginning is asked.
+    """
+    in_pool = {q.id: q for q in pool}
+
+    def head(q: Question) -> Question:
+        while q.follows is not None and q.follows in in_pool:
+            q = in_pool[q.follows]
+        return q
+
+    chains: dict[str, list[Question]] = {}
+    for q in pool:  # bank order: a question comes after the one it follows
+        chains.setdefault(head(q).id, []).append(q)
+    picked: list[Question] = []
+    placed: set[str] = set()
+    for q in ordered:
+        if len(picked) >= count:
+            break
+        first = head(q)
+        if first.id not in placed:
+            placed.add(first.id)
+            picked += chains[first.id][: count - len(picked)]
+    return picked
+
+
 # ----------------------------------------------------------------------------- driving it
 
 
@@ -165,6 +224,7 @@ class QuizUI(Protocol):
     def ask(self, question: Question) -> str | None: ...  # None: the learner quits
     def show_unreadable(self, verdict: Verdict) -> None: ...
     def show_verdict(self, question: Question, verdict: Verdict) -> None: ...
+    def ask_mark(self, question: Question, verdict: Verdict) -> bool | None: ...  # None: the learner quits
     def show_skipped(self, question: Question) -> None: ...
     def finish(self, session: QuizSession) -> None: ...
 
@@ -180,6 +240,7 @@ def run(session: QuizSession, ui: QuizUI) -> QuizSession:
                 ui.finish(session)
                 return session
             if answers.is_blank(raw):
+                session.skip(question)
                 ui.show_skipped(question)
                 break
             verdict = session.answer(question, raw)
@@ -187,6 +248,13 @@ def run(session: QuizSession, ui: QuizUI) -> QuizSession:
                 ui.show_unreadable(verdict)
                 continue
             ui.show_verdict(question, verdict)
+            if question.type == "text":  # a judged answer: the learner may dispute it
+                mark = ui.ask_mark(question, verdict)
+                if mark is None:
+                    ui.finish(session)
+                    return session
+                if mark:
+                    session.mark_for_review(question, raw, verdict)
             break
     ui.finish(session)
     return session

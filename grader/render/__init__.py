@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Callable
 
+from grader.render.audience import learner_view
 from grader.results import ProblemResult
 
 #: Formats for ``grade NAME`` and ``grade all``; each takes (results, verbose) and returns text.
@@ -40,17 +41,24 @@ def _renderer(fmt: str) -> Callable[..., str]:
     return getattr(importlib.import_module(module), attr)
 
 
-def render(results: list[ProblemResult], fmt: str, *, verbose: bool = False, combined: bool = False) -> str:
-    """Render one result (``combined=False``) or the ``grade all`` list in format ``fmt``."""
-    return _renderer(fmt)(results, verbose=verbose, combined=combined)
+def render(
+    results: list[ProblemResult], fmt: str, *, verbose: bool = False, combined: bool = False, instructor: bool = False
+) -> str:
+    """Render one result (``combined=False``) or the ``grade all`` list in format ``fmt``.
+
+    Learners get the learner view (:mod:`grader.render.audience`); ``instructor`` renders the
+    result as it is, ``verbose`` details included.
+    """
+    shown = results if instructor else learner_view(results)
+    return _renderer(fmt)(shown, verbose=verbose or instructor, combined=combined)
 
 
-def log_text(results: list[ProblemResult], fmt: str, *, verbose: bool = False) -> str | None:
+def log_text(results: list[ProblemResult], fmt: str, *, verbose: bool = False, instructor: bool = False) -> str | None:
     """What the CLI prints on stderr beside the output: the fenced Actions log for ``classroom``."""
     if fmt == "classroom":
         from grader.render.classroom import render_log
 
-        return render_log(results, verbose=verbose)
+        return render_log(results if instructor else learner_view(results), verbose=verbose or instructor)
     return None
 
 
@@ -65,6 +73,7 @@ def write_student_files(
     """
     if isinstance(formats, str):
         formats = [formats]
+    results = learner_view(results)  # these files are the students' own feedback
     safe = re.sub(r"[^A-Za-z0-9._@+-]", "_", student).lstrip(".") or "_"
     written = []
     for fmt in formats:
@@ -75,7 +84,7 @@ def write_student_files(
 
             text = json.dumps(runner_result(results), indent=2, ensure_ascii=False)
         else:
-            text = render(results, fmt, combined=True)
+            text = _renderer(fmt)(results, verbose=False, combined=True)  # already the learner view
         path = Path(out_dir) / fmt / safe / FILE_NAMES[fmt]
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text + "\n", encoding="utf-8", errors="replace")

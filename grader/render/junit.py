@@ -2,7 +2,8 @@
 
 One ``<testsuite>`` per problem and one ``<testcase>`` per check. A check that lost points is a
 ``<failure>`` (wrong answer, not attempted, skipped behind a failed check) or an ``<error>``
-(the learner's code raised or timed out), with the feedback as its message; nothing that lost
+(the learner's code raised or timed out), with the feedback as its message (a file that could not
+be graded says why once, in the suite's ``<system-err>``, with the next step); nothing that lost
 points is reported as ``<skipped>``, so no CI counts it as green. The grader version, seed and
 points are ``<properties>``.
 """
@@ -12,7 +13,8 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from grader.render.feedback import check_feedback, learner_output, plain, points
+from grader.messages import t
+from grader.render.feedback import check_feedback, learner_output, next_step, not_run, plain, points
 from grader.results import ProblemResult, Status
 
 OUTPUT_LIMIT = 4000  # characters of learner output kept per testcase
@@ -52,23 +54,24 @@ def junit_tree(results: list[ProblemResult], *, verbose: bool = False) -> ET.Ele
             ET.SubElement(properties, "property", name=name, value=value)
         for check in result.checks:
             case = ET.SubElement(
-                suite, "testcase", classname=result.problem, name=f"{check.id}: {xml_text(check.title)}",
+                suite, "testcase", classname=result.problem, name=f"{check.id}: {xml_text(check.title.get())}",
                 time=_seconds(check.duration_ms),
             )
             if check.status is not Status.PASS:
                 tag = "error" if check.status in (Status.ERROR, Status.TIMEOUT) else "failure"
-                feedback = xml_text(check_feedback(check, verbose=verbose))
+                feedback = xml_text(check_feedback(check, verbose=verbose) or (not_run(result) if result.error else ""))
                 first_line = feedback.split("\n", 1)[0]
                 element = ET.SubElement(
                     case, tag, type=check.status.value,
-                    message=f"{first_line} ({points(check.score)}/{points(check.max_score)} points)",
+                    message=first_line + " " + t("feedback.points_of", score=points(check.score), max_score=points(check.max_score)),
                 )
                 element.text = feedback
             output = learner_output(check, limit=OUTPUT_LIMIT, verbose=verbose)
             if output:
                 ET.SubElement(case, "system-out").text = xml_text(output)
         if result.error:
-            ET.SubElement(suite, "system-err").text = xml_text(plain(result.error))
+            said = plain(result.error.get()) + "\n" + (next_step(result) or "")
+            ET.SubElement(suite, "system-err").text = xml_text(said)
     for key, value in counts.items():
         suites.set(key, str(value))
     return suites

@@ -26,6 +26,7 @@ import json
 import math
 import os
 import re
+import socket
 import struct
 from dataclasses import dataclass
 from typing import Any
@@ -145,6 +146,37 @@ _NPY_MAGIC = b"\x93NUMPY"
 _NPY_HEADER = re.compile(
     r"\{'descr': '([<>|][biufc][0-9]{1,2})', 'fortran_order': False, 'shape': \(((?:[0-9]+, ?)*[0-9]*)\), \} *\n"
 )
+
+
+def recv_message(sock: socket.socket) -> tuple[dict[str, Any], list[int], list[bytes]] | None:
+    """One control message on the zygote's socket: its header, the fds attached to it (SCM_RIGHTS),
+    its blobs; None at EOF.
+
+    Raises ProtocolError for bytes that are not a frame (the stream cannot be trusted after that).
+    """
+    reader = FrameReader()
+    data, fds, _flags, _addr = socket.recv_fds(sock, 1 << 16, 8)
+    if not data:
+        return None
+    reader.feed(data)
+    while True:
+        frame = reader.pop()
+        if frame is not None:
+            return frame[0], list(fds), frame[1]
+        chunk = sock.recv(1 << 20)
+        if not chunk:
+            return None
+        reader.feed(chunk)
+
+
+def send_message(sock: socket.socket, header: dict[str, Any], fds: list[int] = (), blobs: list[bytes] = ()) -> None:
+    """Send a control message with ``fds`` attached; a long one's rest follows the first bytes."""
+    data = pack(header, list(blobs))
+    if fds:  # the fds travel with the first bytes; the rest of a long message follows
+        sent = socket.send_fds(sock, [data[: 1 << 16]], list(fds))
+        sock.sendall(data[sent:])
+    else:
+        sock.sendall(data)
 
 
 def _npy_bytes(array: np.ndarray) -> bytes:

@@ -24,6 +24,7 @@ import os
 import sys
 import traceback
 import types
+import warnings
 from typing import Any
 
 from grader.worker import protocol
@@ -33,15 +34,23 @@ _MAX_MESSAGE = 2000
 _CALLS_DEPTH = 2
 
 
+#: The folder the learner's helper modules were written to (their frames are the learner's too).
+_helper_dir: str | None = None
+
+
 def describe_exception(exc: BaseException, filename: str) -> dict[str, Any]:
     """Type, message and the learner's own frames (file and line), never the grader's."""
-    frames = [
-        f for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename
-    ]
+    frames = []
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename == filename:
+            frames.append(frame)
+        elif _helper_dir is not None and frame.filename.startswith(_helper_dir + os.sep):
+            frame.filename = os.path.relpath(frame.filename, _helper_dir)  # helpers.py, as the learner knows it
+            frames.append(frame)
     where = None
     if frames:
         last = frames[-1]
-        where = {"file": filename, "line": last.lineno, "function": last.name}
+        where = {"file": last.filename, "line": last.lineno, "function": last.name}
     elif isinstance(exc, SyntaxError) and exc.filename == filename:
         where = {"file": filename, "line": exc.lineno, "function": None}
     try:
@@ -62,9 +71,11 @@ class Runner:
     """State of one learner process: the learner module, kept objects and the probe helpers."""
 
     def __init__(
-        self, source: str, filename: str, probes_source: str | None, probes_code: types.CodeType | None = None
+        self, source: str, filename: str, probes_source: str | None, probes_code: types.CodeType | None = None,
+        with_helpers: bool = False,
     ):
         self.filename = filename
+        self.with_helpers = with_helpers  # the learner's helper modules are in the working folder
         self.source = source
         self.probes_source = probes_source
         self.probes_code = probes_code  # compiled by the zygote, once for every runner
@@ -74,7 +85,15 @@ class Runner:
 
     def load(self) -> None:
         """Import the learner file as a module named after it (errors propagate to the caller)."""
+        # Warnings in the learner's code print as Python prints them, not as the grader's own
+        # "grade: warning:" lines (the CLI's hook is inherited through the fork).
+        warnings.showwarning = _plain_warning
         name = os.path.splitext(self.filename)[0]
+        if self.with_helpers:  # `import helpers` finds the helpers.py that came with the file
+            global _helper_dir
+            _helper_dir = os.getcwd()
+            sys.dont_write_bytecode = True
+            sys.path.insert(0, _helper_dir)
         module = types.ModuleType(name)
         module.__file__ = self.filename
         sys.modules[name] = module
@@ -185,6 +204,11 @@ def serve(runner: Runner, req_fd: int, res_fd: int) -> None:
             continue
         _flush_learner_output()
         protocol.write_all(res_fd, data)
+
+
+def _plain_warning(message: Any, category: type, filename: str, lineno: int, file: Any = None,
+                   line: Any = None) -> None:
+    sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
 
 
 def _reply(fd: int, header: dict[str, Any]) -> None:

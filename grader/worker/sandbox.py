@@ -7,11 +7,19 @@ Isolation levels, recorded in every result as ``"isolation"``:
   a seccomp filter (no new processes, sockets, signals to others, ptrace; see
   :mod:`grader.worker.seccomp`) and Landlock (writes only in the runner's own folder; see
   :mod:`grader.worker.landlock`);
+* ``user``: plus the zygote is a fresh interpreter (not a fork of the grader) that runs as an
+  unprivileged account and may read only the interpreter, site-packages and the grader package
+  (Landlock): the confidential level of a root grader where bubblewrap cannot run, such as
+  Gradescope's container (see :mod:`grader.worker.fresh`);
 * ``full``: plus the zygote is a fresh interpreter under bubblewrap, which mounts nothing of the
   grader's data and has no network (see :mod:`grader.worker.bwrap`).
 
-``resolve`` (in the grader) picks the level for a ``--sandbox`` mode; ``enter_runner`` (in the
-forked runner, before any learner code) applies it. docs/security.md says what each layer stops.
+Wherever the grader runs as root, the zygote of every level switches to an unprivileged account
+before it forks a runner (:mod:`grader.worker.privileges`): learner code never runs as root.
+
+``resolve`` (in the grader) picks the level for a ``--sandbox`` mode; ``confine_zygote`` (in the
+``user`` zygote) and ``enter_runner`` (in the forked runner, before any learner code) apply it.
+docs/security.md says what each layer stops.
 """
 
 from __future__ import annotations
@@ -24,7 +32,9 @@ import tempfile
 import warnings
 from typing import Any
 
-from grader.worker import landlock, seccomp
+from grader.errors import GraderError
+from grader.messages import t, text
+from grader.worker import bwrap, landlock, privileges, seccomp, visible
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
@@ -34,7 +44,8 @@ _LAZY_STDLIB = (
     "encodings.idna", "encodings.cp437", "sysconfig", "linecache", "tokenize", "traceback",
     "grader.worker.runner",
 )
-LEVELS = ("full", "limits", "none")
+LEVELS = ("full", "user", "limits", "none")
+MODES = ("auto", *LEVELS)
 
 FILE_SIZE_LIMIT = 64 * 2**20
 OPEN_FILES_LIMIT = 256
@@ -69,12 +80,29 @@ def harden_zygote() -> None:
     _prctl(PR_SET_DUMPABLE, 0)
 
 
-def _address_space_in_use() -> int:
+_statm_fd: int | None = None
+
+
+def address_space_in_use() -> int:
+    """This process's virtual memory size in bytes (0 if unknown).
+
+    The file stays open, so that a zygote confined by Landlock (which cannot open ``/proc``) can
+    still measure itself before each fork: a runner starts with the zygote's address space.
+    """
+    global _statm_fd
     try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError):
+        if _statm_fd is None:
+            _statm_fd = os.open("/proc/self/statm", os.O_RDONLY | os.O_CLOEXEC)
+        return int(os.pread(_statm_fd, 256, 0).split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
         return 0
+
+
+def confine_zygote(readable: list[str]) -> None:
+    """The ``user`` zygote, already unprivileged: from now on read only beneath ``readable`` and
+    write only in the temporary folder the grader made for it (Landlock, where the kernel has it)."""
+    if landlock.abi_version():
+        landlock.restrict(readable, [tempfile.gettempdir()], limit_reads=True)
 
 
 def _set(limit: int, soft: int, hard: int | None = None) -> None:
@@ -89,14 +117,17 @@ def _set(limit: int, soft: int, hard: int | None = None) -> None:
         pass
 
 
-def enter_runner(limits: dict[str, Any], isolation: str, workdir: str) -> None:
-    """Apply this runner's layers. Called in the forked child before any learner code runs."""
+def enter_runner(limits: dict[str, Any], isolation: str, workdir: str, address_space: int) -> None:
+    """Apply this runner's layers. Called in the forked child before any learner code runs.
+
+    ``address_space``: the zygote's size when it forked this runner (the memory limit is on top).
+    """
     _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     _set(resource.RLIMIT_CORE, 0)
     if isolation == "none":
         return
     memory = int(limits.get("memory_mb", 1024)) * 2**20
-    _set(resource.RLIMIT_AS, _address_space_in_use() + memory)
+    _set(resource.RLIMIT_AS, address_space + memory)
     cpu = max(1, int(limits.get("cpu_s", 60)))
     _set(resource.RLIMIT_CPU, cpu, cpu + 1)
     _set(resource.RLIMIT_FSIZE, FILE_SIZE_LIMIT)
@@ -152,43 +183,91 @@ def scrub_initial_environment() -> None:
 
 
 def resolve(mode: str, *, batch: bool = False) -> str:
-    """The isolation level a ``--sandbox`` mode gives on this machine: full, limits or none.
+    """The isolation level a ``--sandbox`` mode gives on this machine: full, user, limits or none.
 
-    ``full`` raises GraderError where bubblewrap cannot run. ``auto`` is ``limits`` for one local
-    grade (a fresh bubblewrap zygote re-imports numpy, which would nearly double the time of a
-    grade, and a learner's own laptop has no secrets to keep from the learner) and ``full`` for
-    a batch (``batch=True``: the zygote is started once), degrading to ``limits`` with one
-    warning where bubblewrap cannot run.
+    * ``auto`` is ``limits`` for one local grade (a fresh zygote re-imports numpy, which would
+      nearly double the time of a grade, and a learner's own laptop has no secrets to keep from
+      the learner) and, for a batch (``batch=True``: the zygote is started once), the strongest
+      level this machine has: ``full``, else ``user`` for a root grader, else ``limits`` with one
+      warning.
+    * ``full`` is bubblewrap. Where it cannot run, a root grader gets ``user`` with one warning
+      (the level obtained is in every result); anyone else gets a GraderError.
+    * ``user`` needs a grader running as root.
+
+    As root, every level runs learner code as the sandbox account; a missing account is an error.
     """
-    from grader.errors import GraderError
-    from grader.worker import bwrap
-
+    if mode not in MODES:
+        raise GraderError(text("sandbox.bad_mode", mode=mode, choices=", ".join(MODES[:-1])))
+    account = _sandbox_account()
     if mode == "none":
         return "none"
-    if mode not in ("auto", "full", "limits"):
-        raise GraderError(f"--sandbox {mode!r}: choose auto, full, limits or none")
     missing_seccomp = seccomp.unavailable_reason()
+    if mode == "user":
+        if account is None:
+            raise GraderError(text("sandbox.user_needs_root"))
+        problem = _user_problem(account) or (f"seccomp: {missing_seccomp}" if missing_seccomp else None)
+        if problem is not None:
+            raise GraderError(text("sandbox.user_unavailable", problem=problem))
+        return _user_level(account)
     if mode == "full":
         problem = bwrap.unavailable_reason() or (f"seccomp: {missing_seccomp}" if missing_seccomp else None)
-        if problem is not None:
-            raise GraderError(
-                f"--sandbox full is not available on this machine: {problem}. "
-                "Use --sandbox limits (no filesystem or network isolation) or fix the above."
-            )
-        return "full"
+        if problem is None:
+            return "full"
+        if account is not None and missing_seccomp is None:
+            if (user_problem := _user_problem(account)) is None:
+                warn_once(t("sandbox.full_as_user", problem=problem, account=account.name))
+                return _user_level(account)
+            raise GraderError(text("sandbox.full_and_user_unavailable", problem=problem, user_problem=user_problem))
+        raise GraderError(text("sandbox.full_unavailable", problem=problem))
     if missing_seccomp is not None:
-        warn_once(f"sandbox: no seccomp filter ({missing_seccomp}); learner code can start processes")
+        warn_once(t("sandbox.no_seccomp", reason=missing_seccomp))
     if not landlock.abi_version():
-        warn_once("sandbox: this kernel has no Landlock; learner code can write files outside its folder")
+        warn_once(t("sandbox.no_landlock"))
     if mode == "limits" or not batch:
         return "limits"
     problem = bwrap.unavailable_reason()
     if problem is None and missing_seccomp is None:
         return "full"
+    if account is not None and missing_seccomp is None and _user_problem(account) is None:
+        warn_once(t("sandbox.batch_as_user", problem=problem, account=account.name))
+        return _user_level(account)
     if problem is not None:
-        warn_once(
-            f"sandbox: {problem}; grading with --sandbox limits (learner code can read your files "
-            "and reach the grader's memory). Pass --sandbox limits to silence this, "
-            "or --sandbox full to require isolation."
-        )
+        warn_once(t("sandbox.degraded", problem=problem))
     return "limits"
+
+
+def _sandbox_account() -> privileges.Account | None:
+    try:
+        return privileges.sandbox_account()
+    except privileges.PrivilegeError as err:
+        raise GraderError(text("sandbox.no_account", problem=str(err))) from None
+
+
+def _user_problem(account: privileges.Account) -> str | None:
+    """Why the ``user`` level cannot run here (in the current language), or None."""
+    unreadable = privileges.unreadable_python(account)
+    if unreadable is not None:
+        return t("sandbox.python_unreadable", account=account.name, path=str(unreadable))
+    return None
+
+
+def fork_account() -> privileges.Account | None:
+    """The account a forked zygote (``limits``, ``none``) switches to: None unless we are root.
+
+    Where the account cannot read the Python installation (pyenv under a ``/root`` of mode 0700),
+    learner code would fail on its first import of a module the zygote did not load, so the
+    zygote keeps root there: these levels promise no confidentiality (docs/security.md).
+    """
+    account = privileges.sandbox_account()
+    if account is not None and _user_problem(account) is not None:
+        return None
+    return account
+
+
+def _user_level(account: privileges.Account) -> str:
+    """``user``; where Landlock is missing, warn about banks the account can read by their modes."""
+    if not landlock.abi_version():
+        for secret in visible.secret_dirs():
+            if privileges.readable_by(account, secret):
+                warn_once(t("sandbox.bank_readable", account=account.name, path=str(secret)))
+    return "user"

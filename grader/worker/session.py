@@ -16,14 +16,31 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from grader.worker import hugepages, protocol, zygote
+from grader.i18n import Text, as_text
+from grader.messages import MESSAGES, text
+from grader.worker import hugepages, protocol, sandbox, zygote
+from grader.worker.fresh import FreshZygote
 
 #: A runner that prints more than this is killed: the check gets an error.
 OUTPUT_HARD_CAP = 1 * 2**20
+#: Seconds the zygote may take to answer a control request (fork a runner, kill and reap one).
+CONTROL_TIMEOUT_S = 60.0
 
 
 class WorkerError(Exception):
-    """The runner could not answer: base class for the three ways that happens."""
+    """The runner could not answer: base class for the ways that happens.
+
+    ``text`` says what happened in every language (a :class:`~grader.i18n.Text`).
+    """
+
+    def __init__(self, message: Text | str = ""):
+        self.text = as_text(message)
+        super().__init__(self.text.en)
+
+
+class WorkerLost(WorkerError):
+    """The zygote itself failed (it exited, hung, or broke the protocol): a fault of the grader's
+    machinery, not a verdict on the learner's code. The zygote is unusable afterwards."""
 
 
 class RunnerTimeout(WorkerError):
@@ -33,7 +50,7 @@ class RunnerTimeout(WorkerError):
 class RunnerDied(WorkerError):
     """The runner exited or was killed before replying."""
 
-    def __init__(self, message: str, exit_info: dict[str, Any]):
+    def __init__(self, message: Text, exit_info: dict[str, Any]):
         super().__init__(message)
         self.exit_info = exit_info
 
@@ -42,25 +59,17 @@ class OutputFlood(WorkerError):
     """The learner printed more than OUTPUT_HARD_CAP bytes."""
 
 
-def describe_exit(info: dict[str, Any]) -> str:
-    """Say in words how a runner ended (for messages)."""
+def describe_exit(info: dict[str, Any]) -> Text:
+    """Say in words how a runner ended (for messages, after "the process ...")."""
     sig = info.get("signal")
     if sig is not None:
         name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else f"signal {sig}"
-        reasons = {
-            "SIGSEGV": "crashed with a segmentation fault",
-            "SIGBUS": "crashed (bus error)",
-            "SIGABRT": "aborted",
-            "SIGXCPU": "used up its CPU-time limit",
-            "SIGKILL": "was killed (memory or CPU limit)",
-            "SIGSYS": "made a forbidden system call",
-            "SIGXFSZ": "wrote a file larger than the limit",
-        }
-        return f"{reasons.get(name, 'was killed')} ({name})"
+        key = f"exit.{name}"
+        return text(key if key in MESSAGES.entries else "exit.signal", signal=name)
     code = info.get("exit")
     if code is not None:
-        return f"exited with status {code} (sys.exit or os._exit in the learner's code?)"
-    return "ended unexpectedly"
+        return text("exit.status", code=code)
+    return text("exit.unknown")
 
 
 class Zygote:
@@ -73,16 +82,19 @@ class Zygote:
 
     def __init__(self, runtime: str, isolation: str = "limits", compact: bool = False):
         self.runtime, self.isolation = runtime, isolation
-        self.process = None
-        if isolation == "full":  # a fresh interpreter under bubblewrap, not a fork of the grader
-            from grader.worker import bwrap
-
-            self.process, self.sock = bwrap.start_zygote(runtime, isolation, huge_pages=compact)
-            self.pid = self.process.pid
+        self.fresh: FreshZygote | None = None
+        self.lost: Text | None = None  # why the zygote cannot be used any more, once it failed
+        self.reaped = False
+        if isolation in ("full", "user"):  # a fresh interpreter (under bubblewrap or as the account)
+            self.fresh = FreshZygote(runtime, isolation, huge_pages=compact)
+            self.sock, self.pid = self.fresh.sock, self.fresh.process.pid
+            self.sock.settimeout(CONTROL_TIMEOUT_S)
             if compact:
                 self.request({"op": "compact"})
             return
+        account = sandbox.fork_account()  # None unless we are root
         self.sock, child = socket.socketpair()
+        self.sock.settimeout(CONTROL_TIMEOUT_S)
         zygote.preload(runtime)  # warm imports happen once, here, and are inherited by fork
         if compact:  # here, while this memory is still ours alone: cheap, and the fork inherits it
             hugepages.collapse()
@@ -93,7 +105,7 @@ class Zygote:
             status = 0
             try:
                 self.sock.close()
-                zygote.serve(child, runtime, isolation)
+                zygote.serve(child, runtime, isolation, account)
             except BaseException:  # noqa: BLE001
                 status = 70
             finally:
@@ -101,24 +113,62 @@ class Zygote:
         child.close()
         self.pid = pid
 
-    def request(self, header: dict[str, Any], fds: list[int] = ()) -> dict[str, Any]:
-        zygote.send_message(self.sock, header, fds)
-        message = zygote.recv_message(self.sock)
+    def request(self, header: dict[str, Any], fds: list[int] = (), blobs: list[bytes] = ()) -> dict[str, Any]:
+        """Send one control request and return the zygote's reply (``{"error": ...}`` when it could
+        not carry it out); WorkerLost, and the zygote unusable, when it cannot answer at all."""
+        if self.lost is not None:
+            raise WorkerLost(self.lost)
+        try:
+            protocol.send_message(self.sock, header, fds, blobs)
+            message = protocol.recv_message(self.sock)
+        except TimeoutError:
+            message, why = None, text("worker.no_answer", seconds=CONTROL_TIMEOUT_S)
+        except (OSError, protocol.ProtocolError) as err:
+            message, why = None, text("worker.broken", detail=f"{type(err).__name__}: {err}")
+        else:
+            why = text("worker.exited")
         if message is None:
-            raise WorkerError("the worker process went away")
+            self.lost = why
+            raise WorkerLost(self.lost)
         return message[0]
 
+    @property
+    def alive(self) -> bool:
+        """Whether the zygote can still take requests (a cheap check, no round trip)."""
+        if self.lost is not None:
+            return False
+        if self.fresh is not None:
+            return self.fresh.process.poll() is None
+        try:
+            pid, _status = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:
+            return False
+        if pid == 0:
+            return True
+        self.lost, self.reaped = text("worker.exited"), True
+        return False
+
     def spawn(
-        self, source: str, filename: str, probes: str | None, limits: dict[str, Any]
+        self, source: str, filename: str, probes: str | None, limits: dict[str, Any],
+        helpers: dict[str, bytes] | None = None,
     ) -> RunnerProcess:
+        """A fresh runner that imports ``source`` as ``filename`` (``helpers`` beside it)."""
+        helpers = helpers or {}
         req_r, req_w = os.pipe()
         res_r, res_w = os.pipe()
         out_r, out_w = os.pipe()
         try:
             reply = self.request(
-                {"op": "spawn", "source": source, "filename": filename, "probes": probes, "limits": limits},
+                {"op": "spawn", "filename": filename, "probes": probes, "limits": limits, "helpers": list(helpers)},
                 [req_r, res_w, out_w],
+                [source.encode("utf-8"), *helpers.values()],
             )
+            if "pid" not in reply:  # e.g. fork failed: no runner, and no verdict either
+                raise WorkerLost(text("worker.broken", detail=str(reply.get("error", "no runner"))))
+        except BaseException:
+            for fd in (req_w, res_r, out_r):
+                os.close(fd)
+            raise
         finally:
             for fd in (req_r, res_w, out_w):
                 os.close(fd)
@@ -126,19 +176,29 @@ class Zygote:
 
     def close(self) -> None:
         try:
-            zygote.send_message(self.sock, {"op": "exit"})
+            if self.lost is None:
+                protocol.send_message(self.sock, {"op": "exit"})
         except OSError:
             pass
         self.sock.close()
-        if self.process is not None:
-            # Let the zygote exit and bwrap reap it, so its CPU time is accounted to us; if it does
-            # not, killing bwrap ends its whole pid namespace, /tmp included.
+        if self.fresh is not None:
+            # Let the zygote exit (and bwrap reap it), so its CPU time is accounted to us; if it
+            # does not, killing bwrap ends its whole pid namespace, /tmp included.
+            process = self.fresh.process
             try:
-                self.process.wait(timeout=5)
+                process.wait(timeout=5 if self.lost is None else 0.1)
             except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+                process.kill()
+                process.wait()
+            self.fresh.remove_tmpdir()
             return
+        if self.reaped:
+            return
+        if self.lost is not None:  # it may hang: do not wait for it to read "exit"
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         try:
             os.waitpid(self.pid, 0)
         except ChildProcessError:
@@ -229,7 +289,7 @@ class RunnerProcess:
                 self.output_truncated = True
             if self.output_total > OUTPUT_HARD_CAP:
                 self.kill()
-                raise OutputFlood(f"printed more than {OUTPUT_HARD_CAP // 2**20} MiB of output")
+                raise OutputFlood(text("exit.output_flood", mib=OUTPUT_HARD_CAP // 2**20))
 
     def take_output(self) -> str:
         """The output captured since the last call, decoded, with a note if it was cut."""
@@ -244,6 +304,8 @@ class RunnerProcess:
 
     def _died(self) -> None:
         info = self.kill()
+        if self.owner.lost is not None:  # the runner died with its zygote: not the learner's doing
+            raise WorkerLost(self.owner.lost)
         raise RunnerDied(describe_exit(info), info)
 
     def kill(self) -> dict[str, Any]:

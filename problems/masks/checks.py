@@ -9,6 +9,8 @@ The calls one check makes go to the learner's process together (``ctx.calls``, o
 trip instead of one per call) and are judged one by one in the order they were made, exactly as
 separate calls would be: a call that raises or is missing ends the check where it would have,
 after the results before it have been judged.
+
+What a check says is declared under ``messages:`` in spec.yaml, in English and Chinese.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import torch
 
 from grader.checks import CheckContext, CheckRegistry, LearnerRaised
 from grader.compare import as_array, assert_array, assert_shape, describe
+from grader.i18n import Text
 
 checks = CheckRegistry()
 
@@ -66,22 +69,22 @@ def same_mask(ctx: CheckContext, actual, expected: torch.Tensor, call: str, entr
     got = assert_array(actual, call, tensor=True)
     wrong = None
     if tuple(actual.shape) != tuple(expected.shape):
-        wrong = f"{call} has shape {tuple(actual.shape)}, expected {tuple(expected.shape)}"
+        wrong = ctx.msg("mask_shape", call=call, actual=tuple(actual.shape), expected=tuple(expected.shape))
     else:
         bad = got.astype(bool) != expected.numpy()
         if bad.any():
             first = tuple(int(i) for i in np.argwhere(bad)[0])
-            wrong = (
-                f"{call} is wrong in {int(bad.sum())} of {bad.size} entries (first at {first}); "
-                f"it has {int(got.astype(bool).sum())} True entries, expected {int(expected.sum())}"
+            wrong = ctx.msg(
+                "mask_wrong", call=call, bad=int(bad.sum()), total=bad.size, first=first,
+                got=int(got.astype(bool).sum()), expected=int(expected.sum()),
             )
     if wrong is not None:
         ctx.fail(wrong, diagnosis=ctx.diagnose(entry, actual, *args, **kwargs))
     if actual.dtype != torch.bool:
-        ctx.fail(f"{call} has the right values but dtype {describe(actual)}: return a torch.bool tensor")
+        ctx.fail(ctx.msg("mask_dtype", call=call, dtype=describe(actual)))
 
 
-def softmax_result(ctx: CheckContext, actual, like: torch.Tensor, call: str) -> np.ndarray:
+def softmax_result(ctx: CheckContext, actual, like: torch.Tensor, call: str | Text) -> np.ndarray:
     got = assert_array(actual, call, tensor=True)
     assert_shape(actual, tuple(like.shape), call)
     return got
@@ -91,14 +94,14 @@ def softmax_args(S: torch.Tensor, valid=None) -> tuple:
     return (S,) if valid is None else (S, valid)
 
 
-def compare_softmax(ctx: CheckContext, actual, S: torch.Tensor, valid=None, *, label: str, rtol=RTOL,
+def compare_softmax(ctx: CheckContext, actual, S: torch.Tensor, valid=None, *, label: str | Text, rtol=RTOL,
                     atol=ATOL) -> None:
     """Judge ``actual``, the learner's masked_softmax(S[, valid]), against the reference."""
     args = softmax_args(S, valid)
-    softmax_result(ctx, actual, S, f"masked_softmax ({label})")
+    name = ctx.msg("softmax_case", case=label)
+    softmax_result(ctx, actual, S, name)
     ctx.assert_close(
-        actual, ctx.reference.masked_softmax(*args), name=f"masked_softmax ({label})",
-        rtol=rtol, atol=atol, entry=SOFTMAX, args=args,
+        actual, ctx.reference.masked_softmax(*args), name=name, rtol=rtol, atol=atol, entry=SOFTMAX, args=args,
     )
 
 
@@ -150,38 +153,34 @@ def rows_sum_to_one(ctx: CheckContext) -> None:
     weights = softmax_result(ctx, ctx.call(SOFTMAX, S, valid), S, "masked_softmax(scores, valid_lens)")
     keep = np.arange(6)[None, None, :] < valid.numpy()[..., None]  # (B, L_q, L_k)
     if (weights < 0).any():
-        ctx.fail("some weights are negative; a softmax gives values in [0, 1]")
+        ctx.fail(ctx.msg("negative_weights"))
     if np.abs(weights[~keep]).max(initial=0) != 0:
-        ctx.fail("keys at positions >= valid_len get non-zero weight (they must be exactly 0)")
+        ctx.fail(ctx.msg("past_valid_len"))
     sums = weights.sum(axis=-1)
     if not np.allclose(sums, 1.0, atol=1e-9):
-        ctx.fail(
-            f"rows do not sum to 1 over the valid keys (off by up to {float(np.abs(sums - 1).max()):.3g}): "
-            "the masked keys were zeroed after the softmax without renormalising",
-            diagnosis="mask_after_softmax",
-        )
+        worst = f"{float(np.abs(sums - 1).max()):.3g}"
+        ctx.fail(ctx.msg("zeroed_after_softmax", worst=worst), diagnosis="mask_after_softmax")
 
 
 @checks.test("fully_masked_rows")
 def fully_masked_rows(ctx: CheckContext) -> None:
     S = scores(ctx)
     cases = (
-        (torch.tensor([3, 0, 5]), "valid_lens (B,) with a 0"),
-        (torch.tensor([[2, 0, 6, 1], [0, 0, 3, 4], [5, 1, 0, 2]]), "valid_lens (B, L_q) with 0s"),
+        (torch.tensor([3, 0, 5]), ctx.msg("lens_with_a_zero")),
+        (torch.tensor([[2, 0, 6, 1], [0, 0, 3, 4], [5, 1, 0, 2]]), ctx.msg("lens_with_zeros")),
     )
     # Each case's call is made twice, as separate calls would: the weights, then the comparison.
     results = ctx.calls([(SOFTMAX, (S, valid)) for valid, _ in cases for _twice in range(2)])
     for valid, label in cases:
-        weights = softmax_result(ctx, next(results), S, f"masked_softmax ({label})")
+        weights = softmax_result(ctx, next(results), S, ctx.msg("softmax_case", case=label))
         empty = np.broadcast_to(valid.numpy().reshape(3, -1) == 0, (3, 4))  # (B, L_q)
         rows = weights[empty]
         if np.isnan(rows).any():
-            ctx.fail(f"a row with valid_len 0 gives NaN ({label})", diagnosis="nan_on_fully_masked")
+            ctx.fail(ctx.msg("empty_row_nan", case=label), diagnosis="nan_on_fully_masked")
         if np.abs(rows).max() != 0:
-            why = "yours is not"
-            if np.allclose(rows, 1 / 6):
-                why = "yours is uniform (a finite fill such as -1e9 gives every key the same weight)"
-            ctx.fail(f"a row with valid_len 0 must be all zeros ({label}); {why}")
+            if np.allclose(rows, 1 / 6):  # a finite fill such as -1e9 gives every key the same weight
+                ctx.fail(ctx.msg("empty_row_uniform", case=label), diagnosis="large_negative_fill")
+            ctx.fail(ctx.msg("empty_row_not_zero", case=label))
         compare_softmax(ctx, next(results), S, valid, label=label)
 
 
@@ -200,14 +199,12 @@ def causality(ctx: CheckContext) -> None:
         Vs.append(V_t)
     Ks, Vs = torch.stack(Ks), torch.stack(Vs)  # (L, L, d): variant, position, feature
 
-    def judge(outputs: torch.Tensor, how: str) -> None:
+    def judge(outputs: torch.Tensor, how: str | Text) -> None:
         for t in range(L - 1):
             changed = ~np.isclose(outputs[t + 1, : t + 1].numpy(), outputs[0, : t + 1].numpy(), rtol=1e-9, atol=1e-12)
             if changed.any():
                 row = int(np.argwhere(changed)[0][0])
-                ctx.fail(
-                    f"with {how}, changing keys and values after position {t} changed the output at position {row}"
-                )
+                ctx.fail(ctx.msg("future_changed_past", how=how, t=t, row=row))
 
     tokens = torch.arange(10, 10 + L)[None]  # (1, L), no padding
     S = Q @ Ks.transpose(-2, -1) / math.sqrt(d)  # (L, L_q, L_k): variant, query, key
@@ -217,10 +214,10 @@ def causality(ctx: CheckContext) -> None:
     assert_shape(mask, (L, L), f"causal_mask({L})")
     judge(attend(Q, Ks, Vs, torch.as_tensor(mask).bool()), f"causal_mask({L})")
     mask = next(results)
-    assert_shape(mask, (1, 1, L, L), "decoder_mask of one unpadded sequence")
+    assert_shape(mask, (1, 1, L, L), ctx.msg("one_sequence"))
     judge(attend(Q, Ks, Vs, torch.as_tensor(mask).bool()[0]), "decoder_mask")
     weights = softmax_result(ctx, next(results), S, "masked_softmax(scores, valid_lens=i + 1)")
-    judge(torch.from_numpy(np.asarray(weights, dtype=np.float64)) @ Vs, "masked_softmax and valid_lens[i] = i + 1")
+    judge(torch.from_numpy(np.asarray(weights, dtype=np.float64)) @ Vs, ctx.msg("with_valid_lens"))
 
 
 @checks.test("padding_invariance")
@@ -238,7 +235,7 @@ def padding_invariance(ctx: CheckContext) -> None:
     results = ctx.calls([(SOFTMAX, (both, valid.repeat(2))), *((e, (tokens, pad_id)) for e in entries)])
     weights = softmax_result(ctx, next(results), both, "masked_softmax")
     if not np.allclose(weights[3:], weights[:3], rtol=1e-9, atol=1e-12, equal_nan=True):
-        ctx.fail("setting the scores of padded keys to 1e6 changed the weights: padded keys must not count")
+        ctx.fail(ctx.msg("padded_scores_count"))
     is_pad = (tokens == pad_id)[:, None, :, None]  # (B, 1, L, 1)
     K_loud, V_loud = K.masked_fill(is_pad, 1e6), V.masked_fill(is_pad, 1e6)
     for entry, mask in zip(entries, results):
@@ -246,10 +243,10 @@ def padding_invariance(ctx: CheckContext) -> None:
         try:
             mask = torch.broadcast_to(torch.as_tensor(mask).bool(), (B, 1, L, L))
         except RuntimeError:
-            ctx.fail(f"{entry} has shape {tuple(mask.shape)}, which does not broadcast to (B, 1, L, L)")
+            ctx.fail(ctx.msg("not_broadcastable", entry=entry, shape=tuple(mask.shape)))
         quiet, loud_out = attend(Q, K, V, mask), attend(Q, K_loud, V_loud, mask)
         if not torch.allclose(loud_out, quiet, rtol=1e-9, atol=1e-9):
-            ctx.fail(f"with {entry}, setting padded keys and values to 1e6 changed the attention output")
+            ctx.fail(ctx.msg("padded_changed_output", entry=entry))
 
 
 @checks.test("inputs_unchanged")
@@ -260,7 +257,7 @@ def inputs_unchanged(ctx: CheckContext) -> None:
     for valid, (_, (S_after, valid_after), _) in zip(valids, echoed):
         for name, before, after in (("scores", S, S_after), ("valid_lens", valid, valid_after)):
             if as_array(after) is None or not np.array_equal(as_array(after), before.numpy(), equal_nan=True):
-                ctx.fail(f"masked_softmax modified its {name} argument in place", diagnosis="mutates_input")
+                ctx.fail(ctx.msg("modified_argument", name=name), diagnosis="mutates_input")
 
 
 @checks.test("dtypes")
@@ -276,17 +273,17 @@ def dtypes(ctx: CheckContext) -> None:
             actual = next(answers)
         except LearnerRaised as raised:
             if dtype == torch.float16 and "overflow" in raised.detail and not raised.is_a("NotImplementedError"):
-                ctx.fail(f"float16 scores: {raised.sentence()}", diagnosis="float16_overflow")
+                ctx.fail(ctx.msg("float16_raised", error=raised.sentence()), diagnosis="float16_overflow")
             raise
-        weights = softmax_result(ctx, actual, S64, f"masked_softmax of {name} scores")
+        weights = softmax_result(ctx, actual, S64, ctx.msg("of_dtype", dtype=name))
         if actual.dtype != dtype:
-            ctx.fail(f"{name} scores gave weights of dtype {describe(actual)}")
+            ctx.fail(ctx.msg("weights_dtype", dtype=name, got=describe(actual)))
         if not np.isfinite(weights).all():
             overflow = "float16_overflow" if name == "float16" else None
-            ctx.fail(f"{name} scores gave NaN or inf weights", diagnosis=overflow)
+            ctx.fail(ctx.msg("weights_not_finite", dtype=name), diagnosis=overflow)
         results[name] = actual
     for name, tol in (("float32", 1e-5), ("float16", 2e-3)):
-        label = f"masked_softmax of {name} scores (compared with your float64 result)"
+        label = ctx.msg("against_float64", dtype=name)
         ctx.assert_close(results[name], results["float64"], name=label, rtol=tol, atol=tol)
 
 
@@ -305,13 +302,45 @@ def device(ctx: CheckContext) -> None:
     ]
     results = ctx.calls([(entry, args, kwargs) for entry, args, kwargs, _ in calls])
     for (entry, args, kwargs, shape), actual in zip(calls, results):
-        assert_array(actual, f"{entry} on the meta device", tensor=True)
+        assert_array(actual, ctx.msg("on_meta", entry=entry), tensor=True)
         if actual.device.type != "meta":
-            ctx.fail(
-                f"{entry} with meta-device inputs returned a tensor on {actual.device.type}: "
-                "create new tensors with device=... (the input's device)"
-            )
-        assert_shape(actual, shape, f"{entry} on the meta device")
+            ctx.fail(ctx.msg("wrong_device", entry=entry, device=actual.device.type))
+        assert_shape(actual, shape, ctx.msg("on_meta", entry=entry))
+
+
+# --------------------------------------------------------------------------- figures
+# Public examples (grader/figures.py): drawn beside the reference's when a check naming them fails,
+# and by grade show. side.rng is seeded by the figure id alone, never by the grading seed.
+
+
+@checks.figure("causal")
+def _causal_figure(side):
+    return side.call("causal_mask", 6)  # (6, 6)
+
+
+def _sentences(side, lengths: list[int], L: int = 6) -> torch.Tensor:
+    """(len(lengths), L) token ids, right-padded with 0 after each sentence's real tokens."""
+    ids = torch.from_numpy(side.rng.integers(1, 50, size=(len(lengths), L)))  # never the pad id 0
+    real = torch.arange(L)[None, :] < torch.tensor(lengths)[:, None]  # (B, L)
+    return ids.masked_fill(~real, 0)  # (B, L)
+
+
+@checks.figure("padding")
+def _padding_figure(side):
+    tokens = _sentences(side, [3, 6, 4])  # (3, 6)
+    return side.call("padding_mask", tokens, 0)[:, 0, 0, :]  # (3, 6)
+
+
+@checks.figure("decoder")
+def _decoder_figure(side):
+    tokens = _sentences(side, [4])  # (1, 6)
+    return side.call("decoder_mask", tokens, 0)[0, 0]  # (6, 6)
+
+
+@checks.figure("softmax")
+def _softmax_figure(side):
+    S = torch.from_numpy(side.rng.standard_normal((1, 4, 6)))  # (1, 4, 6)
+    return side.call(SOFTMAX, S, torch.tensor([[1, 3, 0, 6]]))[0]  # (4, 6)
 
 
 # --------------------------------------------------------------------------- mistakes

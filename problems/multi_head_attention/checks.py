@@ -16,6 +16,7 @@ import torch
 
 from grader.checks import CheckContext, CheckFailed, CheckRegistry
 from grader.compare import assert_array, assert_shape, describe
+from grader.i18n import Text
 
 checks = CheckRegistry()
 
@@ -101,16 +102,33 @@ def probe(ctx: CheckContext, name: str, *args, **kwargs):
     """Run a helper of probes.py; a structural problem it reports becomes this check's failure."""
     result = ctx.probe(name, *args, **kwargs)
     if isinstance(result, dict) and "problem" in result:
-        ctx.fail(str(result["problem"]))
+        ctx.fail(probe_problem(ctx, result["problem"], result.get("params")))
     return result
 
 
-def pair(ctx: CheckContext, result, what: str = "forward"):
+def probe_problem(ctx: CheckContext, kind, params) -> Text:
+    """The message for a problem reported by probes.py (plain data from the learner's process)."""
+    p = {k: str(v)[:200] for k, v in params.items()} if isinstance(params, dict) else {}
+    try:
+        if kind == "not_a_module":
+            return ctx.msg("not_a_module", type=p["type"])
+        if kind == "no_parameter_named":
+            return ctx.msg("no_parameter_named", name=p["name"])
+        if kind == "loaded_shape":
+            return ctx.msg("loaded_shape", name=p["name"], actual=p["actual"], expected=p["expected"])
+        if kind == "detached":
+            return ctx.msg("detached")
+    except KeyError:
+        pass
+    return ctx.msg("probe_unknown", kind=str(kind)[:100])
+
+
+def pair(ctx: CheckContext, result, what: str | Text = "forward"):
     """Fail unless the learner returned (output, weights) as two tensors."""
     if not isinstance(result, tuple) or len(result) != 2:
-        ctx.fail(f"{what} must return a tuple (output, weights), got {describe(result)}")
+        ctx.fail(ctx.msg("not_a_pair", what=what, got=describe(result)))
     for value, name in zip(result, ("output", "weights")):
-        assert_array(value, f"{what}: {name}", tensor=True)
+        assert_array(value, ctx.msg("part_of", what=what, name=name), tensor=True)
     return result
 
 
@@ -119,18 +137,18 @@ def run(ctx: CheckContext, cases: list[dict]) -> list:
     return [pair(ctx, r) for r in probe(ctx, "forward", cases)]
 
 
-def compare(ctx: CheckContext, c: dict, result, *, rtol: float = RTOL, atol: float = ATOL, label: str = "") -> None:
+def compare(
+    ctx: CheckContext, c: dict, result, *, rtol: float = RTOL, atol: float = ATOL, label: Text | None = None
+) -> None:
     """Compare (output, weights) with the reference on case ``c``; diagnose a mismatch."""
     exp_out, exp_w = expected(ctx, c)
     h = c["config"]["num_heads"]
-    where = f" ({label}, h={h})" if label else f" (h={h})"
     for actual, exp, name in ((result[1], exp_w, "weights"), (result[0], exp_out, "output")):
-        ctx.assert_close(
-            actual, exp, name=name + where, rtol=rtol, atol=atol, entry=MHA, args=args_of(c), result=result
-        )
+        where = ctx.msg("with_case", name=name, case=label, h=h) if label else ctx.msg("with_heads", name=name, h=h)
+        ctx.assert_close(actual, exp, name=where, rtol=rtol, atol=atol, entry=MHA, args=args_of(c), result=result)
 
 
-def check_values(ctx: CheckContext, cases: list[dict], label: str = "") -> None:
+def check_values(ctx: CheckContext, cases: list[dict], label: Text | None = None) -> None:
     for c, result in zip(cases, run(ctx, cases)):
         compare(ctx, c, result, label=label)
 
@@ -145,26 +163,26 @@ def parameters(ctx: CheckContext) -> None:
         found = probe(ctx, "parameters", config(2, bias=bias))
         not_linear = [name for name, ok in found["linear"].items() if not ok]
         if not_linear:
-            ctx.fail(f"{not_linear[0]} must be an nn.Linear(d_model, d_model) submodule")
+            ctx.fail(ctx.msg("not_linear", name=not_linear[0]))
         got = {name: tuple(shape) for name, shape in found["parameters"]}
         want = state_shapes(config(2, bias=bias))
         for name, shape in want.items():
             if name not in got:
-                ctx.fail(f"with bias={bias}, parameter {name} is missing")
+                ctx.fail(ctx.msg("missing_with_bias", bias=bias, name=name))
             if got[name] != shape:
-                ctx.fail(f"parameter {name} has shape {got[name]}, expected {shape} for d_model={d}")
+                ctx.fail(ctx.msg("parameter_shape", name=name, actual=got[name], expected=shape, d=d))
         extra = sorted(set(got) - set(want))
         if extra:
-            ctx.fail(f"with bias={bias}, unexpected parameter {extra[0]}: only W_q, W_k, W_v, W_o are learned")
+            ctx.fail(ctx.msg("unexpected_parameter", bias=bias, name=extra[0]))
         count, expected_count = sum(math.prod(s) for s in got.values()), 4 * d * d + (4 * d if bias else 0)
         if count != expected_count:
-            ctx.fail(f"with bias={bias} the module has {count} parameters, expected {expected_count}")
+            ctx.fail(ctx.msg("parameter_count", bias=bias, count=count, expected=expected_count))
 
 
 @checks.test("value_error")
 def value_error(ctx: CheckContext) -> None:
     if not ctx.raises("ValueError", MHA, 10, 4):
-        ctx.fail("MultiHeadAttention(10, 4) did not raise ValueError (10 is not divisible by 4)")
+        ctx.fail(ctx.msg("no_value_error"))
 
 
 @checks.test("shapes")
@@ -185,7 +203,7 @@ def self_attention(ctx: CheckContext) -> None:
     for h in (1, 2, 4):
         cfg = config(h)
         cases.append(case(cfg, weights(ctx, cfg), tokens(ctx, 3, 5)))
-    check_values(ctx, cases, "self-attention")
+    check_values(ctx, cases, ctx.msg("case_self"))
 
 
 @checks.test("cross_attention")
@@ -194,7 +212,7 @@ def cross_attention(ctx: CheckContext) -> None:
     for h, bias in ((2, True), (4, False)):
         cfg = config(h, bias=bias)
         cases.append(case(cfg, weights(ctx, cfg), tokens(ctx, 3, 5), tokens(ctx, 3, 7), tokens(ctx, 3, 7)))
-    check_values(ctx, cases, "cross-attention, L_q=5, L_k=7")
+    check_values(ctx, cases, ctx.msg("case_cross"))
 
 
 @checks.test("padding_mask")
@@ -206,7 +224,7 @@ def padding_mask(ctx: CheckContext) -> None:
         cases.append(case(cfg, weights(ctx, cfg), tokens(ctx, 3, 5), tokens(ctx, 3, 7), tokens(ctx, 3, 7), mask))
     results = run(ctx, cases)
     for c, result in zip(cases, results):
-        compare(ctx, c, result, label="key padding mask (B, 1, 1, L_k)")
+        compare(ctx, c, result, label=ctx.msg("case_padding"))
 
 
 @checks.test("causal_mask")
@@ -218,7 +236,7 @@ def causal_mask(ctx: CheckContext) -> None:
     cfg = config(2)
     both = causal(6)[None, None] & padding(ctx, 3, 6)  # (B, 1, L, L): causal and key padding
     cases.append(case(cfg, weights(ctx, cfg), tokens(ctx, 3, 6), mask=both))
-    check_values(ctx, cases, "causal mask")
+    check_values(ctx, cases, ctx.msg("case_causal"))
 
 
 @checks.test("fully_masked_rows")
@@ -234,10 +252,13 @@ def fully_masked_rows(ctx: CheckContext) -> None:
     assert_shape(output, (3, 5, D_MODEL), "output")
     w = assert_array(w, "weights")
     if np.isnan(w).any() or np.isnan(assert_array(output, "output")).any():
-        ctx.fail("a query row with no allowed key gives NaN (softmax of a row of -inf is 0/0)")
-    if np.abs(w[0, :, 1]).max() > 0 or np.abs(w[2, :, 4]).max() > 0:
-        ctx.fail("a query row with no allowed key must get all-zero weights")
-    compare(ctx, c, (output, w), label="rows with no allowed key")
+        ctx.fail(ctx.msg("empty_row_nan"))
+    empty_rows = np.concatenate([w[0, :, 1], w[2, :, 4]])  # (2 * heads, L_k)
+    if np.abs(empty_rows).max() > 0:
+        if np.allclose(empty_rows, 1 / w.shape[-1]):  # a finite fill such as -1e9 gives every key the same weight
+            ctx.fail(ctx.msg("empty_row_uniform"), diagnosis="large_negative_fill")
+        ctx.fail(ctx.msg("empty_row_weights"))
+    compare(ctx, c, (output, w), label=ctx.msg("case_empty_rows"))
 
 
 @checks.test("torch_oracle")
@@ -254,15 +275,16 @@ def torch_oracle(ctx: CheckContext) -> None:
     state = found["state"]
     for name, shape in state_shapes(cfg).items():
         if name not in state:
-            ctx.fail(f"the module has no parameter {name}: name the projections W_q, W_k, W_v, W_o")
-        assert_shape(state[name], shape, f"parameter {name}")
-    for c, result, label in zip(cases, found["outputs"], ("cross-attention, padding", "self-attention, causal")):
+            ctx.fail(ctx.msg("no_parameter", name=name))
+        assert_shape(state[name], shape, ctx.msg("parameter", name=name))
+    labels = (ctx.msg("case_cross_padding"), ctx.msg("case_self_causal"))
+    for c, result, label in zip(cases, found["outputs"], labels):
         result = pair(ctx, result)
         c = dict(c, state={k: state[k] for k in state if k.split(".")[0] in PROJECTIONS})
         exp_out, exp_w = ctx.memo(torch_oracle_outputs, *args_of(c))
         for actual, exp, name in ((result[1], exp_w, "weights"), (result[0], exp_out, "output")):
             ctx.assert_close(
-                actual, exp, name=f"{name} vs nn.MultiheadAttention ({label})",
+                actual, exp, name=ctx.msg("vs_torch", name=name, case=label),
                 entry=MHA, args=args_of(c), result=result,
             )
 
@@ -312,10 +334,10 @@ def gradients(ctx: CheckContext) -> None:
         if found["grads"].get(name) is None:
             projection = name.split(".")[0]
             diagnosis = "missing_output_projection" if projection == "W_o" else None
-            ctx.fail(f"{name} receives no gradient: is {projection} used in forward?", diagnosis=diagnosis)
-    compare(ctx, c, pair(ctx, found["result"]), label="the forward pass of the gradient run")
+            ctx.fail(ctx.msg("no_gradient", name=name, projection=projection), diagnosis=diagnosis)
+    compare(ctx, c, pair(ctx, found["result"]), label=ctx.msg("case_gradient_run"))
     for name, grad in reference_grads.items():
-        ctx.assert_close(found["grads"][name], grad, name=f"gradient of {name}")
+        ctx.assert_close(found["grads"][name], grad, name=ctx.msg("gradient_of", name=name))
 
 
 def reference_gradients(ref, cfg, state, query, key, value, mask, grad_output) -> dict[str, torch.Tensor]:
@@ -345,14 +367,10 @@ def batch_independence(ctx: CheckContext) -> None:
     for b, (out_b, w_b) in enumerate(results[1:]):
         for actual, single, name in ((together[1], w_b, "weights"), (together[0], out_b, "output")):
             try:
-                ctx.assert_close(actual[b : b + 1], single, name=f"{name} of item {b} in the batch vs alone")
+                ctx.assert_close(actual[b : b + 1], single, name=ctx.msg("item_vs_alone", name=name, b=b))
             except CheckFailed:
                 diagnosis = ctx.diagnose(MHA, together, *args_of(batched))
-                ctx.fail(
-                    f"item {b} gets different {name} in a batch with a per-item mask than alone: "
-                    "the mask of one item reaches another",
-                    diagnosis=diagnosis,
-                )
+                ctx.fail(ctx.msg("mask_leaks", b=b, name=name), diagnosis=diagnosis)
 
 
 @checks.test("permutation_equivariance")
@@ -369,9 +387,9 @@ def permutation_equivariance(ctx: CheckContext) -> None:
     (out, w), (out_q, w_q), (out_k, w_k) = run(ctx, cases)
     for value, name, shape in ((out, "output", (2, 5, D_MODEL)), (w, "weights", (2, 2, 5, 7))):
         assert_shape(value, shape, name)
-    ctx.assert_close(out_q, out[:, q_perm], name="output for permuted queries (should be the output, permuted)")
-    ctx.assert_close(w_k, w[..., k_perm], name="weights for permuted keys and values (columns should permute)")
-    ctx.assert_close(out_k, out, name="output for permuted keys and values (should not change)")
+    ctx.assert_close(out_q, out[:, q_perm], name=ctx.msg("permuted_queries"))
+    ctx.assert_close(w_k, w[..., k_perm], name=ctx.msg("permuted_keys_weights"))
+    ctx.assert_close(out_k, out, name=ctx.msg("permuted_keys_output"))
 
 
 @checks.test("dropout")
@@ -380,19 +398,16 @@ def dropout(ctx: CheckContext) -> None:
     c = case(cfg, weights(ctx, cfg), tokens(ctx, 3, 5), tokens(ctx, 3, 7))
     train = dict(c, train=True, seed=int(ctx.rng.integers(2**31)))
     twice, in_train = probe(ctx, "forward", [dict(c, repeat=2), train])
-    first, second = (pair(ctx, r, "forward in eval mode") for r in twice)
-    in_train = pair(ctx, in_train, "forward in train mode")
+    first, second = (pair(ctx, r, ctx.msg("forward_eval")) for r in twice)
+    in_train = pair(ctx, in_train, ctx.msg("forward_train"))
     for result in (first, second, in_train):
         assert_shape(result[0], (3, 5, D_MODEL), "output")
     out_1, out_2 = assert_array(first[0], "output"), assert_array(second[0], "output")
     if not np.array_equal(out_1, out_2):
-        ctx.fail(
-            "with dropout=0.5 in eval mode, two forward passes give different outputs: dropout is active in eval",
-            diagnosis="dropout_in_eval",
-        )
-    compare(ctx, c, first, label="eval mode, dropout=0.5")
+        ctx.fail(ctx.msg("dropout_in_eval"), diagnosis="dropout_in_eval")
+    compare(ctx, c, first, label=ctx.msg("case_eval_dropout"))
     if np.allclose(assert_array(in_train[0], "output"), out_1, rtol=RTOL, atol=ATOL):
-        ctx.fail("with dropout=0.5 in train mode the output equals the eval-mode output: apply dropout to the weights")
+        ctx.fail(ctx.msg("dropout_inactive"))
 
 
 @checks.test("dtypes")
@@ -410,10 +425,10 @@ def dtypes(ctx: CheckContext) -> None:
     for c, result in zip(cases, results):
         for value, name in zip(result, ("output", "weights")):
             if value.dtype != c["query"].dtype:
-                ctx.fail(f"a {c['dtype']} module with {c['dtype']} inputs gave {name} of dtype {describe(value)}")
+                ctx.fail(ctx.msg("dtype_changed", dtype=c["dtype"], name=name, got=describe(value)))
     (out32, w32), (out64, w64) = results
     for low, high, name in ((w32, w64, "weights"), (out32, out64, "output")):
-        ctx.assert_close(low, high, name=f"float32 {name} (compared with your float64 {name})", rtol=1e-4, atol=1e-5)
+        ctx.assert_close(low, high, name=ctx.msg("against_float64", name=name), rtol=1e-4, atol=1e-5)
 
 
 @checks.test("meta_device")
@@ -429,15 +444,28 @@ def meta_device(ctx: CheckContext) -> None:
         case(cfg, None, meta(3, 6, D_MODEL), mask=meta(6, 6, dtype=torch.bool)),
     ]
     for c, result in zip(cases, probe(ctx, "meta_forward", cfg, cases)):
-        output, w = pair(ctx, result, "forward on the meta device")
+        output, w = pair(ctx, result, ctx.msg("forward_meta"))
         L_q, L_k = c["query"].shape[1], c["key"].shape[1]
         for value, name, shape in ((output, "output", (3, L_q, D_MODEL)), (w, "weights", (3, 2, L_q, L_k))):
             if value.device.type != "meta":
-                ctx.fail(
-                    f"on the meta device, {name} came back on {value.device.type}: create new tensors "
-                    "with device=x.device (or use *_like, masked_fill with Python numbers)"
-                )
-            assert_shape(value, shape, f"{name} on the meta device")
+                ctx.fail(ctx.msg("meta_wrong_device", name=name, device=value.device.type))
+            assert_shape(value, shape, ctx.msg("on_meta", name=name))
+
+
+# --------------------------------------------------------------------------- figures
+# A public example (grader/figures.py): drawn beside the reference's when a check naming it fails.
+
+
+@checks.figure("causal_weights")
+def _causal_weights(side):
+    cfg = config(2)
+    state = {  # weights like nn.Linear's initialisation, from the figure's own generator
+        name: torch.from_numpy(side.rng.standard_normal(shape) / (math.sqrt(D_MODEL) if len(shape) == 2 else 10))
+        for name, shape in state_shapes(cfg).items()
+    }
+    x = torch.from_numpy(side.rng.standard_normal((1, 6, D_MODEL)))  # (1, L, d_model)
+    (result,) = side.probe("forward", [case(cfg, state, x, mask=causal(6))])
+    return result[1][0, 0]  # (L, L): head 0 of the only item
 
 
 # --------------------------------------------------------------------------- mistakes

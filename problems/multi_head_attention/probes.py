@@ -4,9 +4,10 @@ Each helper receives the learner's module first, drives their ``MultiHeadAttenti
 load the grader's weights, run forward or backward) and returns plain data: tensors, numbers,
 strings, lists and dicts. They hold no expected values; every comparison happens in the grader.
 
-A helper that cannot even load the weights returns ``{"problem": "..."}``, which the check
-turns into a failure with that sentence. Exceptions from the learner's own code (including
-NotImplementedError from the stub) propagate unchanged.
+A helper that cannot even load the weights returns ``{"problem": KIND, "params": {...}}``, which
+the check turns into a failure with the spec's message KIND (in the learner's language).
+Exceptions from the learner's own code (including NotImplementedError from the stub) propagate
+unchanged.
 """
 
 import torch
@@ -15,7 +16,11 @@ PROJECTIONS = ("W_q", "W_k", "W_v", "W_o")
 
 
 class _Problem(Exception):
-    """The learner's module does not have the structure the grader needs."""
+    """The learner's module does not have the structure the grader needs: a message id and its parameters."""
+
+    def __init__(self, kind, **params):
+        super().__init__(kind)
+        self.reply = {"problem": kind, "params": params}
 
 
 def _build(lib, config, state=None, dtype="float64", train=False, seed=0):
@@ -24,20 +29,17 @@ def _build(lib, config, state=None, dtype="float64", train=False, seed=0):
     torch.random.default_generator.manual_seed(seed)
     module = lib.MultiHeadAttention(**config)
     if not isinstance(module, torch.nn.Module):
-        raise _Problem(f"MultiHeadAttention(...) built a {type(module).__name__}, not an nn.Module")
+        raise _Problem("not_a_module", type=type(module).__name__)
     module = module.to(getattr(torch, dtype))
     if state is not None:
         own = dict(module.state_dict())
         missing = [name for name in state if name not in own]
         if missing:
-            raise _Problem(
-                f"the module has no parameter named {missing[0]!r}: name the projections "
-                "W_q, W_k, W_v, W_o (each an nn.Linear)"
-            )
+            raise _Problem("no_parameter_named", name=repr(missing[0]))
         for name, value in state.items():
             if tuple(own[name].shape) != tuple(value.shape):
                 raise _Problem(
-                    f"parameter {name!r} has shape {tuple(own[name].shape)}, expected {tuple(value.shape)}"
+                    "loaded_shape", name=repr(name), actual=str(tuple(own[name].shape)), expected=str(tuple(value.shape))
                 )
         module.load_state_dict(state, strict=False)
     module.train(train)
@@ -68,7 +70,7 @@ def forward(lib, cases):
             results.append(runs[0] if case.get("repeat", 1) == 1 else runs)
         return results
     except _Problem as problem:
-        return {"problem": str(problem)}
+        return problem.reply
 
 
 def parameters(lib, config):
@@ -76,7 +78,7 @@ def parameters(lib, config):
     try:
         module = _build(lib, config, dtype="float32")
     except _Problem as problem:
-        return {"problem": str(problem)}
+        return problem.reply
     return {
         "parameters": [[name, list(p.shape)] for name, p in module.named_parameters()],
         "linear": {name: isinstance(getattr(module, name, None), torch.nn.Linear) for name in PROJECTIONS},
@@ -88,7 +90,7 @@ def own_weights(lib, config, cases, seed=0):
     try:
         module = _build(lib, config, seed=seed)
     except _Problem as problem:
-        return {"problem": str(problem)}
+        return problem.reply
     state = {name: value for name, value in module.state_dict().items()}
     with torch.no_grad():
         outputs = [_call(module, case) for case in cases]
@@ -101,11 +103,11 @@ def gradients(lib, case, grad_output):
     try:
         module = _build(lib, case["config"], case["state"])
     except _Problem as problem:
-        return {"problem": str(problem)}
+        return problem.reply
     result = _call(module, case)
     output = result[0] if isinstance(result, (tuple, list)) else result
     if not isinstance(output, torch.Tensor) or not output.requires_grad:
-        return {"problem": "the output does not depend on the parameters through autograd (detached?)"}
+        return {"problem": "detached", "params": {}}
     (output * grad_output).sum().backward()
     return {"result": result, "grads": {name: p.grad for name, p in module.named_parameters()}}
 
@@ -115,6 +117,6 @@ def meta_forward(lib, config, cases):
     try:
         module = _build(lib, config, dtype="float32")
     except _Problem as problem:
-        return {"problem": str(problem)}
+        return problem.reply
     module = module.to("meta").eval()
     return [_call(module, case) for case in cases]

@@ -21,6 +21,7 @@ import torch
 from torch import nn
 
 from grader.checks import CheckContext, CheckRegistry
+from grader.i18n import Text, join
 
 checks = CheckRegistry()
 
@@ -36,6 +37,7 @@ class Build:
     ffn_bias: bool = True  # False: feed-forward Linear layers lose their biases
     layer_norms: bool = True  # False: layers have no LayerNorm
     norm_beta: bool = True  # False: every LayerNorm has only gamma
+    norm_beta_follows_bias: bool = True  # False: LayerNorms keep beta when bias=False (torch drops it)
     full_heads: bool = True  # False: W_q, W_k, W_v are d x d_k, as for one head
     cross_attention: bool = True  # False: decoder layers of encoder-decoder models lack cross-attention
     cross_norm: bool = True  # with cross_attention False: False also drops the third LayerNorm
@@ -60,8 +62,9 @@ class Embedding(nn.Embedding):
         pass
 
 
-def layer_norm(d: int, build: Build) -> nn.LayerNorm:
-    return nn.LayerNorm(d, bias=build.norm_beta)
+def layer_norm(d: int, bias: bool, build: Build) -> nn.LayerNorm:
+    """nn.LayerNorm(d, bias=bias): with bias=False only gamma, as in nn.TransformerEncoderLayer(bias=False)."""
+    return nn.LayerNorm(d, bias=build.norm_beta and (bias or not build.norm_beta_follows_bias))
 
 
 def attention(d: int, heads: int, bias: bool, build: Build) -> nn.Module:
@@ -95,7 +98,7 @@ def layer(d: int, heads: int, d_ff: int, bias: bool, kind: str, build: Build) ->
         norms = 3 if build.cross_attention or build.cross_norm else 2
     block.ffn = feed_forward(d, d_ff, bias, build)
     if build.layer_norms:
-        block.norms = nn.ModuleList(layer_norm(d, build) for _ in range(norms))
+        block.norms = nn.ModuleList(layer_norm(d, bias, build) for _ in range(norms))
     return block
 
 
@@ -145,7 +148,7 @@ def model(config: dict, build: Build = TRUTH) -> nn.Module:
         net.decoder = nn.ModuleList(layer(d, heads, d_ff, bias, decoder_kind, build) for _ in range(n_decoder))
         stacks = int(has_encoder) + int(has_decoder)
         final = config["final_norm"] and build.final_norm
-        net.final_norms = nn.ModuleList(layer_norm(d, build) for _ in range(stacks if final else 0))
+        net.final_norms = nn.ModuleList(layer_norm(d, bias, build) for _ in range(stacks if final else 0))
         net.output = nn.Linear(d, tgt.num_embeddings, bias=config["output_bias"])
         if tie in ("output", "all"):
             net.output.weight = tgt.weight  # the same Parameter: counted once
@@ -188,8 +191,8 @@ def _component(entry: str, positional: tuple, keyword_items: tuple, build: Build
             d, d_ff, bias = _fill(args, ("d_model", "d_ff", "bias"), {"bias": True})
             module = feed_forward(d, d_ff, bias, build)
         elif entry == "count_layernorm":
-            (d,) = _fill(args, ("d_model",), {})
-            module = layer_norm(d, build)
+            d, bias = _fill(args, ("d_model", "bias"), {"bias": True})
+            module = layer_norm(d, bias, build)
         elif entry == "count_encoder_layer":
             d, d_ff, bias = _fill(args, ("d_model", "d_ff", "bias"), {"bias": True})
             module = layer(d, 1, d_ff, bias, "encoder", build)
@@ -213,6 +216,7 @@ MISTAKES: dict[str, list[Build]] = {
     "missing_ffn_bias": [Build(ffn_bias=False)],
     "missing_layernorm": [Build(layer_norms=False)],
     "layernorm_gamma_only": [Build(norm_beta=False)],
+    "layernorm_beta_without_bias": [Build(norm_beta_follows_bias=False)],
     "single_head_projection": [Build(full_heads=False)],
     "decoder_missing_cross_attention": [Build(cross_attention=False), Build(cross_attention=False, cross_norm=False)],
     "tied_counted_twice": [Build(count_shared_twice=True)],
@@ -257,7 +261,7 @@ def as_int(ctx: CheckContext, value: Any, what: str) -> int:
     """The learner's count as an int; fail for floats, bools, strings, None."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         shown = f" {value!r}" if isinstance(value, (float, str)) else ""
-        ctx.fail(f"{what} returned {type(value).__name__}{shown}; return an exact int")
+        ctx.fail(ctx.msg("not_int", what=what, type=type(value).__name__, shown=shown))
     return int(value)
 
 
@@ -282,6 +286,22 @@ def best_mistake(ctx: CheckContext, entry: str, misses: list[Miss]) -> str | Non
     return best
 
 
+#: Counts at least this large are declared secret (smaller ones, like 0 or d_model, say nothing).
+SECRET_FROM = 1000
+
+
+def off_by(ctx: CheckContext, actual: int, expected: int) -> Text:
+    """Which way a wrong count is off. Never the expected count, nor the difference: the learner's
+    count plus the difference is the expected count (and 0 plus it, for a learner who returns 0)."""
+    return ctx.msg("too_many") if actual > expected else ctx.msg("too_few")
+
+
+def declare_secret(ctx: CheckContext, expected: list[int], returned: list[int]) -> None:
+    """The expected counts are answers (several are qa questions): no output may show them. A count
+    the learner returned somewhere in the check is no secret to them, so messages may echo it."""
+    ctx.secret(*(c for c in set(expected) - set(returned) if abs(c) >= SECRET_FROM))
+
+
 def _call_text(entry: str, args: tuple, kwargs: dict) -> str:
     shown = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
     return f"{entry}({', '.join(shown)})"
@@ -289,27 +309,31 @@ def _call_text(entry: str, args: tuple, kwargs: dict) -> str:
 
 def check_components(ctx: CheckContext, entry: str, calls: list[tuple[tuple, dict]]) -> None:
     """Call ``entry`` on each (args, kwargs); compare each count with the built torch module."""
-    misses = []
+    misses, expected_counts, returned = [], [], []
     results = ctx.calls([(entry, args, kwargs) for args, kwargs in calls])  # one round trip, judged in order
     for (args, kwargs), result in zip(calls, results):
         call = _call_text(entry, args, kwargs)
         actual = as_int(ctx, result, call)
         expected = component(entry, (args, kwargs))
+        expected_counts.append(expected)
+        returned.append(actual)
         if actual != expected:
             misses.append(Miss(args, kwargs, None, actual, expected))
+    declare_secret(ctx, expected_counts, returned)
     if misses:
         m = misses[0]
-        more = f" ({len(misses) - 1} more of the {len(calls)} calls are wrong too)" if len(misses) > 1 else ""
-        ctx.fail(
-            f"{_call_text(entry, m.args, m.kwargs)} = {m.actual:,}; the torch module has {m.expected:,} "
-            f"parameters ({m.actual - m.expected:+,}){more}",
-            diagnosis=best_mistake(ctx, entry, misses),
+        more = ctx.msg("more_calls", n=len(misses) - 1, total=len(calls)) if len(misses) > 1 else ""
+        message = ctx.msg(
+            "component_wrong", call=_call_text(entry, m.args, m.kwargs), actual=f"{m.actual:,}",
+            off=off_by(ctx, m.actual, m.expected), more=more,
         )
+        reveal = ctx.msg("reveal_component", expected=f"{m.expected:,}")
+        ctx.fail(message, diagnosis=best_mistake(ctx, entry, misses), reveal=reveal)
 
 
 def describe(config: dict) -> str:
     c = config
-    layers = f"{c['num_encoder_layers']}+{c['num_decoder_layers']} layers"
+    layers = f"layers={c['num_encoder_layers']}+{c['num_decoder_layers']}"
     return (
         f"{c['architecture']} d_model={c['d_model']} heads={c['num_heads']} d_ff={c['d_ff']} {layers} "
         f"vocab={c['src_vocab_size']}/{c['tgt_vocab_size']} max_len={c['max_len']} {c['positional']} "
@@ -325,33 +349,45 @@ def transformer_counts(ctx: CheckContext, config: dict) -> dict[str, int]:
 def checked_counts(ctx: CheckContext, result: Any) -> dict[str, int]:
     """count_transformer's ``result`` as a dict of six ints; fail for anything else."""
     if not isinstance(result, dict):
-        ctx.fail(f"count_transformer must return a dict, got {type(result).__name__}")
+        ctx.fail(ctx.msg("not_dict", type=type(result).__name__))
     missing = [k for k in KEYS if k not in result]
     extra = sorted(str(k) for k in result if k not in KEYS)
     if missing or extra:
-        ctx.fail(f"count_transformer's dict must have exactly the keys {list(KEYS)}: missing {missing}, extra {extra}")
+        ctx.fail(ctx.msg("wrong_keys", keys=list(KEYS), missing=missing, extra=extra))
     return {k: as_int(ctx, result[k], f"count_transformer(...)[{k!r}]") for k in KEYS}
 
 
-def check_transformers(ctx: CheckContext, configs: dict[str, dict]) -> None:
-    """Compare every key for every config with the built model; report each wrong key with its
-    signed difference (for the first wrong config), and the mistake that explains them all."""
+def check_transformers(ctx: CheckContext, configs: dict[str | Text, dict]) -> None:
+    """Compare every key for every config with the built model; report each wrong key and which way
+    it is off (for the first wrong config), and the mistake that explains them all."""
     misses: list[Miss] = []
     first: tuple[str, list[Miss]] | None = None
+    expected_counts: list[int] = []
+    returned: list[int] = []
     results = ctx.calls([("count_transformer", (dict(config),)) for config in configs.values()])
     for (label, config), result in zip(configs.items(), results):  # judged in order, as they come
         actual, expected = checked_counts(ctx, result), count(config)
+        expected_counts += expected.values()
+        returned += actual.values()
         wrong = [Miss((config,), {}, k, actual[k], expected[k]) for k in KEYS if actual[k] != expected[k]]
         misses += wrong
         if wrong and first is None:
             first = (label, wrong)
+    declare_secret(ctx, expected_counts, returned)
     if first is None:
         return
     label, wrong = first
-    lines = [f"{m.key}: {m.actual:,} instead of {m.expected:,} ({m.actual - m.expected:+,})" for m in wrong]
+    lines = [
+        ctx.msg("key_wrong", key=m.key, actual=f"{m.actual:,}", off=off_by(ctx, m.actual, m.expected)) for m in wrong
+    ]
     bad_configs = len({id(m.args[0]) for m in misses})
-    more = f" ({bad_configs - 1} more of the {len(configs)} configs are wrong too)" if bad_configs > 1 else ""
-    ctx.fail(f"{label}: " + "; ".join(lines) + more, diagnosis=best_mistake(ctx, "count_transformer", misses))
+    more = ctx.msg("more_configs", n=bad_configs - 1, total=len(configs)) if bad_configs > 1 else ""
+    truth = "; ".join(f"{m.key}: {m.expected:,}" for m in wrong)
+    ctx.fail(
+        ctx.msg("config_wrong", label=label, lines=join(lines, Text("; ", "；")), more=more),
+        diagnosis=best_mistake(ctx, "count_transformer", misses),
+        reveal=ctx.msg("reveal_model", truth=truth),
+    )
 
 
 # --------------------------------------------------------------------------- configs
@@ -434,7 +470,8 @@ def ffn(ctx: CheckContext) -> None:
 
 @checks.test("layernorm")
 def layernorm(ctx: CheckContext) -> None:
-    check_components(ctx, "count_layernorm", [((512,), {}), ((int(ctx.rng.integers(3, 300)),), {})])
+    d = int(ctx.rng.integers(3, 300))
+    check_components(ctx, "count_layernorm", [((512,), {}), ((d,), {}), ((d,), {"bias": False})])
 
 
 @checks.test("encoder_layer")
@@ -455,11 +492,12 @@ def transformer_keys(ctx: CheckContext) -> None:
     values = transformer_counts(ctx, random_config(ctx, "encoder-decoder", 0))
     parts = sum(values[k] for k in PARTS)
     if values["total"] != parts:
-        ctx.fail(f"total is {values['total']:,} but the five parts add up to {parts:,}")
+        ctx.fail(ctx.msg("total_not_sum", total=f"{values['total']:,}", parts=f"{parts:,}"))
 
 
 def _grid(ctx: CheckContext, architecture: str) -> None:
     configs = [random_config(ctx, architecture, i) for i in range(6)]
+    ctx.secret(*(describe(c) for c in configs))  # the hidden inputs
     check_transformers(ctx, {describe(c): c for c in configs})
 
 
@@ -480,4 +518,11 @@ def decoder_only(ctx: CheckContext) -> None:
 
 @checks.test("named_models")
 def named_models(ctx: CheckContext) -> None:
-    check_transformers(ctx, NAMED)
+    labels = {
+        "nn.Transformer() (no embeddings: vocab 0)": ctx.msg("model_nn_transformer"),
+        "base Transformer (V=37,000, 3-way tying)": ctx.msg("model_base"),
+        "big Transformer (V=37,000, 3-way tying)": ctx.msg("model_big"),
+        "GPT-2 small": "GPT-2 small",
+        "BERT-base shape (no segment embeddings, embedding LayerNorm or pooler)": ctx.msg("model_bert"),
+    }
+    check_transformers(ctx, {labels[name]: config for name, config in NAMED.items()})

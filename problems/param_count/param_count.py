@@ -8,8 +8,10 @@ formulas or by building torch modules (on ``device="meta"`` they cost no memory)
 
 Conventions (the grader checks each one):
 
-* ``bias`` switches the biases of every attention and feed-forward ``nn.Linear``.
-  ``nn.LayerNorm(d_model)`` always has both its weight (gamma) and bias (beta).
+* ``bias`` means what it means in torch's layers: ``bias=False`` removes every bias, those of the
+  attention and feed-forward ``nn.Linear`` layers and LayerNorm's beta, exactly as
+  ``nn.TransformerEncoderLayer(d_model, nhead, d_ff, bias=False)`` does. ``nn.LayerNorm(d_model)``
+  has a weight (gamma) and a bias (beta); ``nn.LayerNorm(d_model, bias=False)`` only gamma.
 * Multi-head attention is ``nn.MultiheadAttention(d_model, num_heads, bias=bias)``: W_q, W_k, W_v
   and the output projection W_o, each d_model x d_model whatever the number of heads.
 * The feed-forward block is ``nn.Linear(d_model, d_ff, bias)`` then ``nn.Linear(d_ff, d_model, bias)``.
@@ -30,8 +32,8 @@ def count_ffn(d_model, d_ff, bias=True):
     raise NotImplementedError
 
 
-def count_layernorm(d_model):
-    """Parameters of nn.LayerNorm(d_model)."""
+def count_layernorm(d_model, bias=True):
+    """Parameters of nn.LayerNorm(d_model, bias=bias)."""
     raise NotImplementedError
 
 
@@ -62,12 +64,13 @@ def count_transformer(config):
     * ``max_len``: the number of positions;
     * ``positional``: "sinusoidal" (a fixed table, no parameters) or "learned"
       (one ``nn.Embedding(max_len, d_model)`` per stack: encoder and decoder each have their own);
-    * ``bias``: biases in the attention and feed-forward ``nn.Linear`` layers;
+    * ``bias``: biases in the attention and feed-forward ``nn.Linear`` layers and the LayerNorms
+      (final ones included), as torch's ``bias`` argument of ``nn.Transformer``;
     * ``tie_embeddings``: "none", "output" (the output projection's weight *is* the target
       embedding matrix; for a single-stack model, its one embedding) or "all" (source embedding,
       target embedding and output projection are one matrix; for a single-stack model the same
       as "output");
-    * ``final_norm``: one extra ``nn.LayerNorm(d_model)`` after the last layer of each stack
+    * ``final_norm``: one extra ``nn.LayerNorm(d_model, bias=bias)`` after the last layer of each stack
       (as in pre-LN models and ``nn.Transformer``);
     * ``output_bias``: whether the output projection ``nn.Linear(d_model, vocab)`` has a bias.
 

@@ -1,16 +1,20 @@
 """Hidden tests for positional_encoding: each check's code, and the mistakes recognised by name.
 
-Three of the named mistakes (``exponent_2i_bug``, ``wrong_base``, ``missing_factor_2``) give tables
+Four of the named mistakes (``exponent_2i_bug``, ``wrong_base``, ``ignored_base``, ``missing_factor_2``) give tables
 that pass every property (row 0, unit-norm pairs, relative positions): they change only the
 frequencies. They are recognised by re-running the reference under each mistake and, more
 generally, by fitting the frequencies: omega_i is the angle turned by pair i from one row to the
 next, atan2(PE[1, 2i], PE[1, 2i+1]) - atan2(PE[0, 2i], PE[0, 2i+1]), and the correct table has
 omega_i = base^(-2i/d), so log omega falls on a line of slope -2 ln(base)/d. A slope twice as steep
-is the 2i bug, half as steep the missing factor 2, any other slope another base.
+is the 2i bug, half as steep the missing factor 2, the default base's slope an ignored ``base``
+argument, any other slope another base. An ignored base and the 2i bug give the same table when
+base² = 10000 (base 100), so no check asks for base 100: the bases below tell them apart.
 
 The tables one check asks for go to the learner's process together (``ctx.calls``, one round
 trip instead of one per table) and are judged one by one in the order they were asked for,
 exactly as separate calls would be.
+
+What a check says is declared under ``messages:`` in spec.yaml, in English and Chinese.
 """
 
 from __future__ import annotations
@@ -23,10 +27,14 @@ import torch
 
 from grader.checks import CheckContext, CheckRegistry, LearnerRaised
 from grader.compare import CheckFailed, assert_array, assert_shape, dtype_name
+from grader.i18n import Text, join
 
 checks = CheckRegistry()
 
 PE = "sinusoidal_encoding"
+DEFAULT_BASE = 10000.0
+#: Bases the checks pass explicitly: none is 100 (100² = 10000) or the square root of another.
+CUSTOM_BASES = (50.0, 500.0, 1.0e5)
 ATOL = 1e-5  # a table computed in float32 at positions below 64 still passes; dtype is its own check
 MODULE_ATOL = {"float32": 1e-5, "float64": 1e-6, "float16": 2e-3}
 
@@ -58,7 +66,7 @@ def compare_tables(ctx: CheckContext, cases: tuple[tuple, ...]) -> None:
             ctx.assert_close(actual, expected, name=f"{PE}{args}", rtol=0.0, atol=ATOL)
         except CheckFailed as failure:  # add the diagnosis found by the hypotheses or the frequency fit
             base = args[2] if len(args) > 2 else 10000.0
-            ctx.fail(str(failure), diagnosis=table_mistake(ctx, actual, base))
+            ctx.fail(failure.message, diagnosis=table_mistake(ctx, actual, base))
 
 
 # --------------------------------------------------------------------------- diagnosis
@@ -99,11 +107,11 @@ def _base_1000(ref, max_len, d_model, base=10000.0):
     return ref.sinusoidal_encoding(max_len, d_model, 1000.0)
 
 
-@checks.mistake("wrong_base", PE)
+@checks.mistake("ignored_base", PE)
 def _base_ignored(ref, max_len, d_model, base=10000.0):
-    if base == 10000.0:
+    if base == DEFAULT_BASE:
         raise ValueError("not a different base")
-    return ref.sinusoidal_encoding(max_len, d_model, 10000.0)
+    return ref.sinusoidal_encoding(max_len, d_model, DEFAULT_BASE)
 
 
 @checks.mistake("concatenated_layout", PE)
@@ -130,33 +138,36 @@ def fitted_frequencies(pe: np.ndarray) -> np.ndarray | None:
     return np.angle(np.exp(1j * (theta[1] - theta[0])))  # (pairs,), wrapped into (-pi, pi]
 
 
-def frequency_mistake(pe: np.ndarray, base: float) -> tuple[str | None, str]:
+def frequency_mistake(ctx: CheckContext, pe: np.ndarray, base: float) -> tuple[str | None, Text]:
     """Classify a table's frequencies: (mistake id or None, a sentence for the learner)."""
     pairs = pe.shape[1] // 2
     norms = pe[:, 0 : 2 * pairs : 2] ** 2 + pe[:, 1 : 2 * pairs : 2] ** 2  # (L, pairs)
     if not np.allclose(norms, 1.0, atol=1e-4):
-        return None, "columns 2i and 2i+1 are not the sin and cos of one angle, so no frequency can be read"
+        return None, ctx.msg("freq_not_pairs")
     omega = fitted_frequencies(pe)
     if omega is None or pairs < 2:
-        return None, "too few columns to fit the frequencies"
+        return None, ctx.msg("freq_too_few")
     if np.all(omega < 0):
-        return "sin_cos_swapped", "the angles turn backwards from row to row: even columns hold cos, odd hold sin"
+        return "sin_cos_swapped", ctx.msg("freq_backwards")
     if np.any(omega <= 0):
-        return None, "some fitted frequencies are not positive"
+        return None, ctx.msg("freq_not_positive")
     slope = -np.polyfit(np.arange(pairs), np.log(omega), 1)[0]  # log omega_i = log omega_0 - slope * i
     expected = 2 * math.log(base) / pe.shape[1]
     residual = np.abs(np.log(omega) - (np.log(omega[0]) - slope * np.arange(pairs))).max()
     if residual > 1e-3 or abs(omega[0] - 1.0) > 1e-6:
-        return None, f"the fitted frequencies are not omega_i = base^(-2i/d) (omega_0 = {omega[0]:.4g})"
+        return None, ctx.msg("freq_not_geometric", omega0=f"{omega[0]:.4g}")
     ratio = slope / expected
+    default_ratio = math.log(DEFAULT_BASE) / math.log(base) if base not in (1.0, DEFAULT_BASE) else None
+    if default_ratio is not None and abs(ratio - default_ratio) < 1e-6 and abs(default_ratio - 2.0) > 1e-3:
+        return "ignored_base", ctx.msg("freq_ignored_base", default=f"{DEFAULT_BASE:g}")
     if abs(ratio - 2.0) < 1e-3:
-        return "exponent_2i_bug", "frequencies fall as base^(-4i/d): the exponent is doubled"
+        return "exponent_2i_bug", ctx.msg("freq_doubled")
     if abs(ratio - 0.5) < 1e-3:
-        return "missing_factor_2", "frequencies fall as base^(-i/d): the factor 2 in 2i/d is missing"
+        return "missing_factor_2", ctx.msg("freq_halved")
     if abs(ratio - 1.0) > 1e-6:
         fitted_base = math.exp(slope * pe.shape[1] / 2)
-        return "wrong_base", f"frequencies fall as if base were {fitted_base:.6g}, not {base:g}"
-    return None, "the frequencies are right"
+        return "wrong_base", ctx.msg("freq_other_base", fitted=f"{fitted_base:.6g}", base=f"{base:g}")
+    return None, ctx.msg("freq_right")
 
 
 def table_mistake(ctx: CheckContext, pe: np.ndarray, base: float, *, atol: float = 1e-7) -> str | None:
@@ -169,7 +180,7 @@ def table_mistake(ctx: CheckContext, pe: np.ndarray, base: float, *, atol: float
             continue
         if np.allclose(pe, expected, rtol=0.0, atol=atol):
             return mistake_id
-    return frequency_mistake(pe, base)[0]
+    return frequency_mistake(ctx, pe, base)[0]
 
 
 # --------------------------------------------------------------------------- numpy checks
@@ -182,7 +193,7 @@ def shape_dtype(ctx: CheckContext) -> None:
         assert_array(value, f"{PE}{args}", tensor=False)
         assert_shape(value, args, f"{PE}{args}")
         if value.dtype != np.float64:
-            ctx.fail(f"{PE}{args} has dtype {value.dtype}; the table must be float64")
+            ctx.fail(ctx.msg("not_float64", call=f"{PE}{args}", dtype=str(value.dtype)))
 
 
 @checks.test("values")
@@ -197,7 +208,7 @@ def odd_d_model(ctx: CheckContext) -> None:
 
 @checks.test("custom_base")
 def custom_base(ctx: CheckContext) -> None:
-    compare_tables(ctx, ((9, 12, 100.0), (6, 10, 500.0), (5, 8, 1.0e5)))
+    compare_tables(ctx, tuple(zip((9, 6, 5), (12, 10, 8), CUSTOM_BASES)))
 
 
 @checks.test("row_zero")
@@ -208,12 +219,12 @@ def row_zero(ctx: CheckContext) -> None:
         return
     shown = "[" + ", ".join(f"{v:.3g}" for v in row[:6]) + ", ...]"
     if np.allclose(row, 1 - expected, atol=1e-12):
-        ctx.fail(f"row 0 is {shown}, expected [0, 1, 0, 1, ...]: sin and cos are swapped", diagnosis="sin_cos_swapped")
+        ctx.fail(ctx.msg("row0_swapped", row=shown), diagnosis="sin_cos_swapped")
     if np.allclose(row, np.repeat([0.0, 1.0], 5), atol=1e-12):
-        ctx.fail(f"row 0 is {shown}: all sines first, then all cosines", diagnosis="concatenated_layout")
+        ctx.fail(ctx.msg("row0_concatenated", row=shown), diagnosis="concatenated_layout")
     if np.allclose(row, ctx.reference.sinusoidal_encoding(2, 10)[1], atol=1e-9):
-        ctx.fail(f"row 0 is {shown}, the encoding of position 1: positions start at 1", diagnosis="positions_from_one")
-    ctx.fail(f"row 0 is {shown}, expected [0, 1, 0, 1, ...]", diagnosis=table_mistake(ctx, table(ctx, 3, 10), 10000.0))
+        ctx.fail(ctx.msg("row0_position_one", row=shown), diagnosis="positions_from_one")
+    ctx.fail(ctx.msg("row0_wrong", row=shown), diagnosis=table_mistake(ctx, table(ctx, 3, 10), 10000.0))
 
 
 @checks.test("unit_norm_pairs")
@@ -223,24 +234,21 @@ def unit_norm_pairs(ctx: CheckContext) -> None:
     if not np.allclose(norms, 1.0, atol=1e-6):
         row, pair = np.argwhere(~np.isclose(norms, 1.0, atol=1e-6))[0]
         ctx.fail(
-            f"PE[{row}, {2 * pair}]² + PE[{row}, {2 * pair + 1}]² = {norms[row, pair]:.4g}, not 1: "
-            "columns 2i and 2i+1 must be the sin and cos of the same angle",
+            ctx.msg("pair_norm", row=row, even=2 * pair, odd=2 * pair + 1, value=f"{norms[row, pair]:.4g}"),
             diagnosis=table_mistake(ctx, pe, 10000.0),
         )
 
 
 @checks.test("frequencies")
 def frequencies(ctx: CheckContext) -> None:
-    for (max_len, d_model, base), pe in tables(ctx, ((4, 12, 10000.0), (3, 10, 100.0))):
+    for (max_len, d_model, base), pe in tables(ctx, ((4, 12, DEFAULT_BASE), (3, 10, CUSTOM_BASES[0]))):
         omega = fitted_frequencies(pe)
         expected = base ** (-np.arange(0, 2 * (d_model // 2), 2) / d_model)
         if omega is not None and np.allclose(omega, expected, rtol=1e-6, atol=1e-9):
             continue
-        mistake, sentence = frequency_mistake(pe, base)
-        ctx.fail(
-            f"{PE}({max_len}, {d_model}, base={base:g}): {sentence}",
-            diagnosis=mistake or table_mistake(ctx, pe, base),
-        )
+        mistake, sentence = frequency_mistake(ctx, pe, base)
+        call = f"{PE}({max_len}, {d_model}, base={base:g})"
+        ctx.fail(ctx.msg("freq_case", call=call, sentence=sentence), diagnosis=mistake or table_mistake(ctx, pe, base))
 
 
 @checks.test("relative_positions")
@@ -250,21 +258,18 @@ def relative_positions(ctx: CheckContext) -> None:
     norms = np.diag(gram)
     if not np.allclose(norms, 8.0, atol=1e-6):
         low, high = norms.min(), norms.max()
-        ctx.fail(f"|PE[p]|² should be d_model/2 = 8 for every p; got values from {low:.4g} to {high:.4g}")
+        ctx.fail(ctx.msg("row_norm", low=f"{low:.4g}", high=f"{high:.4g}"))
     for k in range(1, 6):
         band = np.diag(gram, k)  # PE[p] . PE[p+k] for every p
         if np.ptp(band) > 1e-6:
-            ctx.fail(
-                f"PE[p] . PE[p+{k}] depends on p (it ranges over {band.min():.4g} .. {band.max():.4g}); "
-                "with one frequency per (sin, cos) pair it depends only on the offset"
-            )
+            ctx.fail(ctx.msg("offset_dependence", k=k, low=f"{band.min():.4g}", high=f"{band.max():.4g}"))
 
 
 @checks.test("errors")
 def errors(ctx: CheckContext) -> None:
     for args in ((0, 8), (4, 0), (-3, 8), (4, -2)):
         if not ctx.raises("ValueError", PE, *args):
-            ctx.fail(f"{PE}{args} returned instead of raising ValueError")
+            ctx.fail(ctx.msg("no_value_error", call=f"{PE}{args}"))
 
 
 # --------------------------------------------------------------------------- module checks
@@ -274,36 +279,33 @@ def _x(ctx: CheckContext, *shape: int, dtype=torch.float32) -> torch.Tensor:
     return torch.from_numpy(ctx.rng.standard_normal(shape)).to(dtype)  # (B, L, d_model)
 
 
-def compare_added(ctx: CheckContext, x: torch.Tensor, out, name: str, dtype: str) -> None:
+def compare_added(ctx: CheckContext, x: torch.Tensor, out, name: Text, dtype: str) -> None:
     """Compare ``out - x`` with the reference table; on a mismatch, diagnose the table that was added."""
     added = out.double().numpy() - x.double().numpy()  # (B, L, d_model)
     L, d_model = x.shape[1], x.shape[2]
     expected = np.broadcast_to(ctx.reference.sinusoidal_encoding(L, d_model), added.shape)
     try:
-        ctx.assert_close(added, expected, name=f"{name} minus x", rtol=0.0, atol=MODULE_ATOL[dtype])
+        ctx.assert_close(added, expected, name=ctx.msg("minus_x", name=name), rtol=0.0, atol=MODULE_ATOL[dtype])
     except CheckFailed as failure:
         mistake = table_mistake(ctx, added[0], 10000.0, atol=MODULE_ATOL[dtype]) if L > 1 else None
-        ctx.fail(str(failure), diagnosis=mistake)
+        ctx.fail(failure.message, diagnosis=mistake)
 
 
 @checks.test("module_buffer")
 def module_buffer(ctx: CheckContext) -> None:
     info = ctx.probe("structure", 12, 20)
     if "pe" not in info["buffers"]:
-        where = "a parameter" if "pe" in info["parameters"] else "not a registered buffer"
-        ctx.fail(
-            f"the module has no buffer named 'pe' (buffers: {info['buffers'] or 'none'}); the table is {where}",
-            diagnosis="not_a_buffer",
-        )
+        buffers = str(info["buffers"]) if info["buffers"] else ctx.msg("buffers_none")
+        if "pe" in info["parameters"]:
+            ctx.fail(ctx.msg("no_buffer_parameter", buffers=buffers), diagnosis="not_a_buffer")
+        ctx.fail(ctx.msg("no_buffer_plain", buffers=buffers), diagnosis="not_a_buffer")
     if info["parameters"]:
-        names = ", ".join(f"{n} ({k} values)" for n, k in info["parameters"].items())
-        ctx.fail(
-            f"the module has parameters ({names}); sinusoidal encoding has nothing to train", diagnosis="not_a_buffer"
-        )
+        names = join([ctx.msg("parameter_values", name=n, k=k) for n, k in info["parameters"].items()], ", ")
+        ctx.fail(ctx.msg("has_parameters", names=names), diagnosis="not_a_buffer")
     if "pe" not in info["state_dict"]:
-        ctx.fail("buffer 'pe' is not in state_dict(); register it with persistent=True (the default)")
+        ctx.fail(ctx.msg("not_in_state_dict"))
     if tuple(info["pe_shape"]) not in ((20, 12), (1, 20, 12)):
-        ctx.fail(f"buffer 'pe' has shape {tuple(info['pe_shape'])}, expected (max_len, d_model) = (20, 12)")
+        ctx.fail(ctx.msg("buffer_shape", shape=tuple(info["pe_shape"])))
 
 
 @checks.test("module_forward")
@@ -312,17 +314,17 @@ def module_forward(ctx: CheckContext) -> None:
     inputs = [_x(ctx, 2, 7, d_model), _x(ctx, 3, 1, d_model), _x(ctx, 1, 16, d_model), _x(ctx, 2, 7, d_model)]
     outputs = ctx.probe("forward", d_model, max_len, inputs)
     for x, out in zip(inputs, outputs):
-        name = f"forward(x of shape {tuple(x.shape)})"
+        name = ctx.msg("forward_of_shape", shape=tuple(x.shape))
         assert_array(out, name, tensor=True)
         assert_shape(out, tuple(x.shape), name)
         if dtype_name(out) != "float32":
-            ctx.fail(f"{name} returned {dtype_name(out)} for a float32 input; keep x's dtype")
+            ctx.fail(ctx.msg("float32_dtype", name=name, dtype=dtype_name(out)))
         compare_added(ctx, x, out, name, "float32")
     first, last = (o.double() - x.double() for o, x in ((outputs[0], inputs[0]), (outputs[3], inputs[3])))
     if not torch.allclose(first, last, atol=1e-5):
-        ctx.fail("forward(x) - x changes with x: the encoding must be added to x, not mixed with it")
+        ctx.fail(ctx.msg("mixed_with_x"))
     out = ctx.probe("default_forward", 8, _x(ctx, 2, 10, 8))
-    assert_shape(out, (2, 10, 8), "PositionalEncoding(8)(x) with the default max_len")
+    assert_shape(out, (2, 10, 8), ctx.msg("default_max_len"))
 
 
 @checks.test("module_dtype")
@@ -332,35 +334,33 @@ def module_dtype(ctx: CheckContext) -> None:
         x = _x(ctx, 2, 9, d_model, dtype=getattr(torch, dtype))
         report = ctx.probe("converted", d_model, max_len, x, dtype)
         if report["pe_dtype"] is None:
-            ctx.fail(
-                "the module has no buffer named 'pe', so .to(dtype) cannot convert the table", diagnosis="not_a_buffer"
-            )
+            ctx.fail(ctx.msg("dtype_no_buffer"), diagnosis="not_a_buffer")
         if report["pe_dtype"] != dtype:
-            ctx.fail(f"after .to({dtype}) buffer 'pe' is {report['pe_dtype']}; a registered buffer follows .to(dtype)")
+            ctx.fail(ctx.msg("buffer_dtype", dtype=dtype, got=report["pe_dtype"]))
         out = report["out"]
-        assert_array(out, f"forward of a {dtype} input", tensor=True)
+        name = ctx.msg("forward_of_dtype", dtype=dtype)
+        assert_array(out, name, tensor=True)
         if dtype_name(out) != dtype:
-            ctx.fail(f"after .to({dtype}), a {dtype} input gave a {dtype_name(out)} output")
-        assert_shape(out, tuple(x.shape), f"forward of a {dtype} input")
-        compare_added(ctx, x, out, f"forward of a {dtype} input", dtype)
+            ctx.fail(ctx.msg("output_dtype", dtype=dtype, got=dtype_name(out)))
+        assert_shape(out, tuple(x.shape), name)
+        compare_added(ctx, x, out, name, dtype)
 
 
 @checks.test("meta_device")
 def meta_device(ctx: CheckContext) -> None:
     report = ctx.probe("meta", 8, 10, [2, 6, 8])
     if report["device"] != "meta" or tuple(report["shape"]) != (2, 6, 8):
-        got = f"{tuple(report['shape'])} on {report['device']}"
-        ctx.fail(f"after .to('meta') a meta input of shape (2, 6, 8) gave {got}, expected (2, 6, 8) on meta")
+        ctx.fail(ctx.msg("meta_output", shape=tuple(report["shape"]), device=report["device"]))
 
 
 @checks.test("too_long")
 def too_long(ctx: CheckContext) -> None:
     out = ctx.probe("forward", 4, 8, [_x(ctx, 1, 8, 4)])[0]  # L == max_len is allowed
-    assert_shape(out, (1, 8, 4), "forward with L == max_len")
+    assert_shape(out, (1, 8, 4), ctx.msg("forward_at_max_len"))
     try:
         ctx.probe("forward", 4, 8, [_x(ctx, 1, 9, 4)])
     except LearnerRaised as raised:
         if raised.is_a("ValueError"):
             return
-        ctx.fail(f"L = 9 > max_len = 8 raised {raised.type_name}, expected ValueError")
-    ctx.fail("L = 9 > max_len = 8 returned a result instead of raising ValueError")
+        ctx.fail(ctx.msg("too_long_wrong_error", type=raised.type_name))
+    ctx.fail(ctx.msg("too_long_returned"))

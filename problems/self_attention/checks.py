@@ -7,6 +7,8 @@ The calls one check makes go to the learner's process together (``ctx.calls``, o
 instead of one per call) and are judged one by one in the order they were made, exactly as
 separate calls would be: a call that raises or is missing ends the check where it would have,
 after the results before it have been judged.
+
+What a check says is declared under ``messages:`` in spec.yaml, in English and Chinese.
 """
 
 from __future__ import annotations
@@ -42,8 +44,7 @@ def mixed_mask(ctx: CheckContext, shape: tuple[int, ...]) -> np.ndarray:
 def attention_pair(ctx: CheckContext, result, name: str = SDPA):
     """Fail unless the learner returned (output, weights)."""
     if not isinstance(result, tuple) or len(result) != 2:
-        kind = type(result).__name__
-        ctx.fail(f"{name} must return a tuple (output, weights), got {kind}")
+        ctx.fail(ctx.msg("not_a_pair", name=name, kind=type(result).__name__))
     return result
 
 
@@ -72,10 +73,10 @@ def softmax_values(ctx: CheckContext) -> None:
     results = ctx.calls([*(("softmax", (x,), {"axis": axis}) for axis in axes), ("softmax", (big,))])
     for axis, actual in zip(axes, results):
         ctx.assert_close(actual, ctx.reference.softmax(x, axis=axis), name=f"softmax(x, axis={axis})")
-    actual = assert_array(next(results), "softmax of large inputs")
+    actual = assert_array(next(results), ctx.msg("large_inputs"))
     if not np.isfinite(actual).all():
-        ctx.fail("softmax of inputs of size ~1000 contains NaN or inf", diagnosis="unstable_softmax")
-    ctx.assert_close(actual, ctx.reference.softmax(big), name="softmax of large inputs")
+        ctx.fail(ctx.msg("softmax_overflow"), diagnosis="unstable_softmax")
+    ctx.assert_close(actual, ctx.reference.softmax(big), name=ctx.msg("large_inputs"))
 
 
 @checks.test("shapes")
@@ -107,19 +108,17 @@ def weights_sum_to_one(ctx: CheckContext) -> None:
     output, weights = attention_pair(ctx, ctx.call(SDPA, Q, K, V))
     weights = np.asarray(weights, dtype=float)
     if weights.shape != (2, 6, 6):
-        ctx.fail(f"weights have shape {weights.shape}, expected (2, 6, 6)")
+        ctx.fail(ctx.msg("weights_shape", shape=weights.shape, expected=(2, 6, 6)))
     if (weights < 0).any():
-        ctx.fail("some weights are negative; a softmax gives values in [0, 1]")
+        ctx.fail(ctx.msg("negative_weights"))
     rows = weights.sum(axis=-1)
     if not np.allclose(rows, 1.0, atol=1e-9):
         columns_ok = np.allclose(weights.sum(axis=-2), 1.0, atol=1e-9)
-        worst = float(np.abs(rows - 1).max())
-        ctx.fail(
-            f"rows of weights do not sum to 1 (off by up to {worst:.3g})"
-            + ("; the columns do, so the softmax ran over the queries" if columns_ok else ""),
-            diagnosis="softmax_wrong_axis" if columns_ok else None,
-        )
-    ctx.assert_close(output, np.ones((2, 6, 3)), name="output for V of ones")
+        worst = f"{float(np.abs(rows - 1).max()):.3g}"
+        if columns_ok:
+            ctx.fail(ctx.msg("rows_not_one_columns_are", worst=worst), diagnosis="softmax_wrong_axis")
+        ctx.fail(ctx.msg("rows_not_one", worst=worst))
+    ctx.assert_close(output, np.ones((2, 6, 3)), name=ctx.msg("output_for_ones"))
 
 
 @checks.test("batch_dims")
@@ -133,13 +132,29 @@ def batch_dims(ctx: CheckContext) -> None:
     batched = attention_pair(ctx, next(results))[0]
     for b, result in zip(range(3), results):
         alone = attention_pair(ctx, result)[0]
-        ctx.assert_close(np.asarray(batched)[b], alone, name=f"batch item {b} (run alone vs in the batch)")
+        ctx.assert_close(np.asarray(batched)[b], alone, name=ctx.msg("batch_item", index=b))
 
 
 @checks.test("large_logits")
 def large_logits(ctx: CheckContext) -> None:
+    """Scores past exp's overflow (about 710), built so that no named mistake's verdict depends on the seed.
+
+    1. Every score of a query shifted by the same ±1131: the softmax is unchanged and not saturated,
+       so a missing or wrong scale always shows, and an unshifted exp always overflows (or underflows
+       to 0/0).
+    2. One key per query ahead of the others by 1273: every stable softmax, scaled or not, gives
+       the same one-hot row, and so does nothing that subtracts less than the row max.
+    """
     Q, K, V = qkv(ctx, (2,), L_q=5, L_k=7, d_k=8, d_v=3)
-    compare_attention(ctx, Q * 30.0, K * 30.0, V)
+    shifted_Q, shifted_K = Q.copy(), K.copy()  # (2, 5, 8), (2, 7, 8)
+    shifted_Q[..., 0] = np.array([80.0, -80.0])[:, None]  # item 0 shifted up, item 1 down
+    shifted_K[..., 0] = 40.0  # each score gains ±80·40/√8 ≈ ±1131, the same for every key of a query
+    basis = np.linalg.qr(ctx.rng.standard_normal((2, 8, 8)))[0]  # (2, 8, 8) orthogonal columns
+    peaked_K = 60.0 * np.swapaxes(basis, -1, -2)[:, :7, :]  # (2, 7, 8) orthogonal keys of norm 60
+    picks = ctx.rng.integers(0, 7, size=(2, 5, 1))  # the key each query copies
+    peaked_Q = np.take_along_axis(peaked_K, picks, axis=1)  # (2, 5, 8): score 3600/√8 ≈ 1273 with it, 0 else
+    for args in ((shifted_Q, shifted_K, V), (peaked_Q, peaked_K, V)):
+        compare_attention(ctx, *args)
 
 
 @checks.test("mask")
@@ -153,7 +168,7 @@ def mask(ctx: CheckContext) -> None:
     judge_attention(ctx, next(results), (Q, K, V, padding))
     _, weights = attention_pair(ctx, next(results))
     if np.any(np.asarray(weights)[~full] != 0):
-        ctx.fail("blocked keys (mask False) get non-zero weights", diagnosis="inverted_mask")
+        ctx.fail(ctx.msg("blocked_keys_weighted"), diagnosis="inverted_mask")
 
 
 @checks.test("fully_masked_rows")
@@ -168,11 +183,13 @@ def fully_masked_rows(ctx: CheckContext) -> None:
     output, weights = np.asarray(output, dtype=float), np.asarray(weights, dtype=float)
     empty = (np.array([0, 1]), np.array([1, 4]))
     if np.isnan(output[empty]).any() or np.isnan(weights[empty]).any():
-        ctx.fail("a query row with no allowed key gives NaN", diagnosis="nan_on_fully_masked")
+        ctx.fail(ctx.msg("empty_row_nan"), diagnosis="nan_on_fully_masked")
+    if np.allclose(weights[empty], 1 / weights.shape[-1]):  # every key the same weight: a finite fill
+        ctx.fail(ctx.msg("empty_row_uniform"), diagnosis="large_negative_fill")
     if np.abs(weights[empty]).max() > 0:
-        ctx.fail("a query row with no allowed key must get all-zero weights (yours are not zero)")
+        ctx.fail(ctx.msg("empty_row_weights"))
     if np.abs(output[empty]).max() > 0:
-        ctx.fail("a query row with no allowed key must give an all-zero output row")
+        ctx.fail(ctx.msg("empty_row_output"))
     judge_attention(ctx, next(results), (Q, K, V, m))
 
 
@@ -184,7 +201,7 @@ def inputs_unchanged(ctx: CheckContext) -> None:
     for args, (_, after, _) in zip(cases, ctx.calls([(SDPA, args) for args in cases], echo=True)):
         for name, before, now in zip(("Q", "K", "V", "mask"), args, after):
             if not np.array_equal(np.asarray(now), before):
-                ctx.fail(f"{name} was modified by the call", diagnosis="mutates_input")
+                ctx.fail(ctx.msg("input_modified", name=name), diagnosis="mutates_input")
 
 
 @checks.test("dtype")
@@ -196,7 +213,7 @@ def dtype(ctx: CheckContext) -> None:
         for value, name in ((output, "output"), (weights, "weights")):
             got = getattr(value, "dtype", type(value).__name__)
             if got != np.dtype(dt):
-                ctx.fail(f"{np.dtype(dt).name} inputs gave a {name} of dtype {got}")
+                ctx.fail(ctx.msg("dtype_changed", dtype=np.dtype(dt).name, name=name, got=got))
 
 
 @checks.test("self_attention")
@@ -211,6 +228,18 @@ def self_attention(ctx: CheckContext) -> None:
         expected_out, expected_w = ctx.reference.self_attention(*args)
         ctx.assert_close(result[1], expected_w, name="weights", entry="self_attention", args=args, result=result)
         ctx.assert_close(result[0], expected_out, name="output", entry="self_attention", args=args, result=result)
+
+
+# --------------------------------------------------------------------------- figures
+# A public example (grader/figures.py): drawn beside the reference's when a check naming it fails.
+
+
+@checks.figure("causal_weights")
+def _causal_weights(side):
+    Q, K, V = (side.rng.standard_normal((6, 4)) for _ in range(3))  # (L, d_k): the public example
+    causal = np.tril(np.ones((6, 6), dtype=bool))  # (L, L), True = may attend
+    _output, weights = side.call(SDPA, Q, K, V, causal)
+    return weights  # (L, L)
 
 
 # --------------------------------------------------------------------------- mistakes
@@ -244,6 +273,20 @@ def _softmax_wrong_axis(ref, Q, K, V, mask=None):
     if mask is not None:
         scores = np.where(mask, scores, -1e9)
     weights = _softmax(scores, axis=-2)
+    return weights @ V, weights
+
+
+@checks.mistake("softmax_wrong_axis", SDPA)
+def _softmax_wrong_axis_masked(ref, Q, K, V, mask=None):
+    """The same mistake written like the reference: -inf fill, blocked weights set to 0 after the
+    softmax (they differ from the -1e9 fill where a key is blocked for every query)."""
+    if mask is None:
+        raise ValueError("needs a mask")
+    mask = np.broadcast_to(mask, _scores(Q, K).shape)
+    with np.errstate(invalid="ignore"):
+        scores = np.where(mask, _scores(Q, K), -np.inf)
+        e = np.exp(scores - scores.max(axis=-2, keepdims=True))
+        weights = np.where(mask, e / e.sum(axis=-2, keepdims=True), 0.0)
     return weights @ V, weights
 
 

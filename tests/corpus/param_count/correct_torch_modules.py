@@ -22,13 +22,13 @@ def _ffn(d_model, d_ff, bias):
     return nn.Sequential(nn.Linear(d_model, d_ff, bias=bias, device=META), nn.Linear(d_ff, d_model, bias=bias, device=META))
 
 
-def _norm(d_model):
-    return nn.LayerNorm(d_model, device=META)
+def _norm(d_model, bias=True):
+    return nn.LayerNorm(d_model, bias=bias, device=META)
 
 
 def _layer(d_model, d_ff, bias, attentions, norms, heads=1):
     parts = [_mha(d_model, heads, bias) for _ in range(attentions)]
-    parts += [_ffn(d_model, d_ff, bias)] + [_norm(d_model) for _ in range(norms)]
+    parts += [_ffn(d_model, d_ff, bias)] + [_norm(d_model, bias) for _ in range(norms)]
     return nn.ModuleList(parts)
 
 
@@ -44,8 +44,8 @@ def count_ffn(d_model, d_ff, bias=True):
     return _numel(_ffn(d_model, d_ff, bias))
 
 
-def count_layernorm(d_model):
-    return _numel(_norm(d_model))
+def count_layernorm(d_model, bias=True):
+    return _numel(_norm(d_model, bias))
 
 
 def count_encoder_layer(d_model, d_ff, bias=True):
@@ -76,7 +76,7 @@ def count_transformer(config):
         _layer(d, c["d_ff"], c["bias"], 2 if cross else 1, 3 if cross else 2, heads)
         for _ in range(c["num_decoder_layers"] if dec else 0)
     ]
-    norms = [_norm(d) for _ in range(stacks)] if c["final_norm"] else []
+    norms = [_norm(d, c["bias"]) for _ in range(stacks)] if c["final_norm"] else []
     output = nn.Linear(d, tgt.num_embeddings, bias=c["output_bias"], device=META)
     if c["tie_embeddings"] != "none":
         output.weight = tgt.weight

@@ -1,0 +1,158 @@
+"""Labelled free-text answers: the sets that measure how well text answers are graded.
+
+A set is a folder of YAML files, one per text question, in one of three splits (:data:`SPLITS`:
+``tests/qa_text/tuning/``, ``dev/``, ``heldout/``; the format and the rules of each split are
+documented in ``tests/qa_text/README.md``)::
+
+    question: explain_sqrt_dk
+    answers:
+      - text: "Without it the variance grows with d_k, the softmax saturates and the gradients vanish."
+        lang: en
+        label: full
+        style: textbook
+        note: optional, why the label
+
+Loading checks every key and value and fails with a :class:`~grader.errors.SpecError` naming the
+file, the answer's index and the key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from grader.errors import SpecError
+from grader.qa.bank import QuestionBank
+
+#: The labelled sets: written with the rubrics; written blind and studied; written blind and never studied.
+SPLITS = ("tuning", "dev", "heldout")
+LABELS = ("full", "partial", "zero")
+LANGS = ("en", "zh")
+#: How a learner wrote the answer. The last four are wrong answers: they must score below half.
+STYLES = (
+    "textbook", "terse", "paraphrase", "partial", "off_topic", "hedged", "mixed_language",
+    "misconception", "inversion", "keywords", "echo",
+)
+WRONG_STYLES = ("misconception", "inversion", "keywords", "echo")
+_ANSWER_KEYS = {"text", "lang", "label", "style", "note"}
+
+
+@dataclass(frozen=True)
+class LabelledAnswer:
+    """One answer a learner might give, and the verdict a careful interviewer gives it."""
+
+    question: str
+    text: str
+    lang: str
+    label: str
+    style: str
+    note: str
+    where: str  # "file.yaml [index]", for reports
+
+    @property
+    def wrong(self) -> bool:
+        """A wrong answer (misconception, inversion, keyword list, echo): it must get less than half."""
+        return self.style in WRONG_STYLES
+
+
+def load_set(folder: Path, bank: QuestionBank) -> list[LabelledAnswer]:
+    """Every labelled answer in ``folder``'s YAML files, in file order; [] when the folder is absent."""
+    if not folder.is_dir():
+        return []
+    answers: list[LabelledAnswer] = []
+    for path in sorted(folder.glob("*.yaml")):
+        answers.extend(_load_file(path, bank))
+    return answers
+
+
+def _load_file(path: Path, bank: QuestionBank) -> list[LabelledAnswer]:
+    def fail(message: str) -> SpecError:
+        return SpecError(f"{path}: {message}")
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as err:
+        raise fail(f"invalid YAML ({getattr(err, 'problem', err)})") from None
+    if not isinstance(data, dict) or set(data) != {"question", "answers"}:
+        raise fail("expected exactly the keys `question` and `answers`")
+    qid = data["question"]
+    if qid not in bank or bank.get(qid).type != "text":
+        raise fail(f"question {qid!r} is not a text question of the bank")
+    if not isinstance(data["answers"], list) or not data["answers"]:
+        raise fail("`answers` must be a non-empty list")
+    out = []
+    for index, item in enumerate(data["answers"]):
+        where = f"{path.name} [{index}]"
+        if not isinstance(item, dict):
+            raise fail(f"answers[{index}] must be a mapping with text, lang, label, style")
+        unknown = set(item) - _ANSWER_KEYS
+        if unknown:
+            raise fail(f"answers[{index}]: unknown key {sorted(unknown)[0]!r} (allowed: {sorted(_ANSWER_KEYS)})")
+        for key, allowed in (("lang", LANGS), ("label", LABELS), ("style", STYLES)):
+            if item.get(key) not in allowed:
+                raise fail(f"answers[{index}].{key}: {item.get(key)!r} is not one of {', '.join(allowed)}")
+        text = item.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise fail(f"answers[{index}].text must be a non-empty string")
+        note = item.get("note") or ""
+        out.append(LabelledAnswer(qid, text, item["lang"], item["label"], item["style"], str(note), where))
+    return out
+
+
+# ------------------------------------------------------------------------------- measuring the grader
+
+
+def verdict_label(fraction: float) -> str:
+    """The label a score fraction stands for: all the points, none, or some."""
+    if fraction >= 1.0:
+        return "full"
+    return "zero" if fraction <= 0.0 else "partial"
+
+
+@dataclass(frozen=True)
+class Graded:
+    """A labelled answer and what the grader made of it."""
+
+    answer: LabelledAnswer
+    fraction: float
+    confidence: float
+    message: str
+
+    @property
+    def predicted(self) -> str:
+        return verdict_label(self.fraction)
+
+    @property
+    def agrees(self) -> bool:
+        return self.predicted == self.answer.label
+
+    @property
+    def wrong_given_half(self) -> bool:
+        """A wrong answer (misconception, inversion, keyword list, echo) given half the points or more."""
+        return self.answer.wrong and self.fraction >= 0.5
+
+    @property
+    def miss(self) -> float:
+        """How far the verdict is from the label (full = 1, partial = 0.5, zero = 0), for sorting."""
+        target = {"full": 1.0, "partial": 0.5, "zero": 0.0}[self.answer.label]
+        if self.agrees:
+            return 0.0
+        return abs(self.fraction - target) + (1.0 if self.wrong_given_half else 0.0)
+
+
+def grade_set(answers: list[LabelledAnswer], bank: QuestionBank) -> list[Graded]:
+    """Grade every labelled answer with the bank's grader (the same one ``grade qa`` uses)."""
+    from grader.qa.grading import grade
+
+    out = []
+    for answer in answers:
+        verdict = grade(bank.get(answer.question), answer.text)
+        out.append(Graded(answer, verdict.fraction, verdict.confidence, verdict.message(answer.lang)))
+    return out
+
+
+def agreement(graded: list[Graded]) -> float:
+    """Share of answers whose verdict label equals the label (1.0 for an empty list)."""
+    return sum(g.agrees for g in graded) / len(graded) if graded else 1.0

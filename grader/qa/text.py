@@ -1,0 +1,418 @@
+"""Judge a free-text answer by the claims it makes, not by the words it contains.
+
+A question's rubric (``concepts``) lists the ideas a full answer states. Each idea has phrasings
+(regular expressions, English and Chinese, matched against any answer) written as *claims*:
+"the variance grows with d_k", not "variance". A phrasing counts only when
+
+* the answer **asserts** it: an odd number of negations just before it ("the softmax does not
+  saturate") takes it back; for an idea marked ``danger`` (what the fix prevents), a negation that
+  serves a purpose ("so that the softmax does not saturate", "防止……") states the same danger;
+* it says something the question did not: a span made only of the question's words, in a clause
+  with no new words, is an echo.
+
+An idea's ``against`` phrasings assert its opposite ("the scale makes the gradients larger"); a
+question's named ``mistakes`` are misconceptions. Either one, plainly asserted, cancels one right
+idea and caps the score below half. An answer that only lists topic words ("variance gradient saturation") or only
+repeats the question scores 0. Every judgement carries a confidence: the grader says when it is
+unsure (a negated claim, correct and wrong claims mixed, much it did not recognise), so that an
+instructor can review it.
+
+Before matching, formulas are written one way (``√dk``, ``d_k 的平方根``, ``sqrt(d_k)`` all become
+``sqrt(d_k)``; ``n²`` becomes ``n^2``; ``Kᵀ`` becomes ``k^t``; ``−`` becomes ``-``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from grader.i18n import Text
+from grader.qa.bank import Concept, Question, compiled_pattern
+from grader.results import REVIEW_BELOW  # noqa: F401  (re-exported: grading and the benchmark use it)
+
+#: The most a text answer scores when it also asserts a misconception or an inverted claim.
+WRONG_CAP = 0.25
+
+# ------------------------------------------------------------------------------- normal form
+
+_BEFORE_NFKC = str.maketrans({"²": "^2", "ᵀ": "^t", "√": "sqrt", "∞": "inf", "\u2212": "-"})
+_AFTER = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2019": "'", "\u2018": "'", "，": ",", "；": ";", "：": ":"})
+_REWRITES = [
+    (re.compile(r"\bd_?\{?k\}?(?![a-z0-9])"), "d_k"),
+    (re.compile(r"sqrt\s*\(?\s*d_k\s*\)?"), "sqrt(d_k)"),
+    (re.compile(r"(the\s+)?square[- ]root\s+of\s+(the\s+)?d_k|\broot\s+(of\s+)?d_k"), "sqrt(d_k)"),
+    (re.compile(r"(the\s+)?square[- ]root\s+of\s+(the\s+)?(head|key|query|per-head)\s+(width|dimension|dim|size)"), "sqrt(d_k)"),
+    (re.compile(r"d_k\s*的?\s*(算术)?(平方根|开平方|开方|开根号?)"), "sqrt(d_k)"),
+    (re.compile(r"根号\s*下?\s*d_k"), "sqrt(d_k)"),
+    (re.compile(r"d_k\s*(\*\*|\^)\s*\(?(0?\.5|1\s*/\s*2)\)?"), "sqrt(d_k)"),
+    (re.compile(r"\bn\s*(\*\*|\^)\s*2|\bn\s+squared|n\s*的平方"), "n^2"),
+    (re.compile(r"(negative|minus)\s+infinity|-\s*infinity|负无穷(大)?"), "-inf"),
+    (re.compile(r"10\s*\^\s*9|1\s*e\s*\+?\s*9"), "1e9"),
+    (re.compile(r"\s*(->|=>|⇒|⟶|⟹)\s*"), " → "),
+]
+
+
+def canonical(text: str) -> str:
+    """NFKC, lower case, one spelling for formulas and dashes, single spaces."""
+    text = unicodedata.normalize("NFKC", text.translate(_BEFORE_NFKC)).lower().translate(_AFTER)
+    for pattern, replacement in _REWRITES:
+        text = pattern.sub(replacement, text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+# ------------------------------------------------------------------------------- words
+
+_PLURAL = re.compile(r"(?<!s)s$")
+_TOKEN = re.compile(r"[a-z0-9_^()/\u0370-\u03ff]+|[\u3400-\u9fff]")
+_STOPWORDS = frozenset(
+    "a an the is are be been was were it its this that these those of to in on for by with and or so as at "
+    "we you i do does did why what how which because since then than there their them they can will would "
+    "not no yes very just also into from about".split()
+) | frozenset("的了是在和与为就也都而及把被让使它这那个一么吗呢吧啊要会能可以因所什怎如何")
+
+
+def _stem(token: str) -> str:
+    return _PLURAL.sub("", token) if len(token) > 3 and token.isalpha() else token
+
+
+def tokens(text: str) -> set[str]:
+    """Latin words (plural -s dropped) and formulas, and single CJK characters, of canonical text."""
+    return {_stem(t.strip("()")) for t in _TOKEN.findall(text)} - {""}
+
+
+def content(text: str) -> set[str]:
+    return tokens(text) - _STOPWORDS
+
+
+# ------------------------------------------------------------------------------- clauses and polarity
+
+# A clause ends at punctuation or before a linking word; the linking word starts the next clause.
+_CLAUSE_END = re.compile(
+    r"[.;!?。！？,:、()（）]|(?=\b(?:but|however|whereas|while|although|though|and|so|because|since|otherwise|"
+    r"which|that way)\b)|(?=但是|但|而且|而|所以|因为|因此|否则|不然|从而|于是|这样)"
+)
+_NEGATION_EN = re.compile(
+    r"\b(?:not|no|never|none|neither|nor|cannot|hardly)\b|n't\b|\binstead of\b|\brather than\b"
+)
+_NEGATION_ZH = re.compile(
+    r"不(?!同|仅|断|变|但|管|过|少|只|必|久|论|停|然)|没有?|未(?!来|知)|并非|非(?!常|线性)|无(?!法|关|穷|论|限|须|需|数|疑)|别(?!的|人)"
+)
+_FRAME = re.compile(
+    r"\b(?:so|to|in order to|prevent\w*|avoid\w*|stop\w*|keep\w*|lest|otherwise|else|ensur\w*|make sure|"
+    r"that way|with)\b|防止|避免|以免|以防|否则|不然|保证|确保|为了|以便|免得|使得?|让|这样"
+)
+
+
+# A belief reported in order to reject it ("a common mix-up is to think X", "很多人以为 X") is not
+# asserted, up to the word that turns to the truth ("actually", "其实").
+_REPORTED = re.compile(
+    r"\b(?:(?:many|some|most) (?:people|learners|candidates)|people|one might|you might|it'?s tempting to|"
+    r"a (?:common|classic|frequent|typical) (?:mistake|misconception|mix-?up|confusion|myth|error|trap)\w*(?: is)?(?: to)?)"
+    r"\s+(?:think|believe|assume|say|claim|guess|expect)\w*"
+    r"|\b(?:a (?:common|classic) (?:mistake|misconception|mix-?up|myth))\b|\bit is a myth\b|\bcontrary to\b"
+    r"|\b(?:it'?s|it is|this is|that'?s) not (?:that|because)\b|\bnot because\b|"
+    r"(?:很多|不少|有些|有的|一些)人(?:以为|认为|觉得|误以为)|误以为|常见的(?:误解|错误|误区)|容易(?:误以为|以为|搞混)|"
+    r"(?:并?不是|并非)(?:因为|说)"
+)
+_TURN = re.compile(
+    r"\b(?:actually|in fact|in reality|really|instead|rather|but|however|it (?:does|is|was)n'?t|not so|wrong|false)\b|"
+    r"其实|实际上|事实上|恰恰相反|相反|但|然而|并非如此|不是这样|错"
+)
+
+
+def _reported(text: str, position: int) -> bool:
+    """Whether ``position`` lies in a belief the answer reports in order to reject it."""
+    start = _sentence_start(text, position, limit=200)
+    frames = list(_REPORTED.finditer(text, start, position))
+    return bool(frames) and not _TURN.search(text, frames[-1].end(), position)
+
+
+def _clause_start(text: str, position: int) -> int:
+    start = 0
+    for boundary in _CLAUSE_END.finditer(text, 0, position):
+        start = boundary.end() if boundary.end() <= position else start
+    return start
+
+
+def _negations(text: str) -> int:
+    return len(_NEGATION_EN.findall(text)) + len(_NEGATION_ZH.findall(text))
+
+
+def _negations_before(prefix: str) -> int:
+    """Negations that govern what follows: in the last four words, or (Chinese) the last four characters."""
+    words = re.search(r"(\S+\s+){0,4}\S*$", prefix)
+    return len(_NEGATION_EN.findall(words.group(0) if words else "")) + len(_NEGATION_ZH.findall(prefix[-4:]))
+
+
+@lru_cache(maxsize=4096)
+def _compiled(pattern: str) -> tuple[re.Pattern[str], int]:
+    """The pattern, and how many negations it spells out itself (they do not count against it)."""
+    bare = re.sub(r"\\[a-zA-Z]|\[[^\]]*\]", " ", pattern)
+    return compiled_pattern(pattern), min(1, _negations(bare.replace("|", " ")))
+
+
+@dataclass(frozen=True)
+class Match:
+    """Where a phrasing matched, and whether the answer asserts it there."""
+
+    start: int
+    end: int
+    negated: bool  # an odd number of negations takes the claim back
+    framed: bool  # ... but as a purpose or a warning ("so that X does not happen")
+    echo: bool  # only the question's words, in a clause with nothing new
+
+
+def find(patterns: list[str], answer: str, asked: set[str]) -> list[Match]:
+    """Every match of ``patterns`` in the canonical ``answer``, with its polarity."""
+    matches = []
+    for pattern in patterns:
+        regex, spelled = _compiled(pattern)
+        for m in regex.finditer(answer):
+            start, end = m.span()
+            if end == start:
+                continue
+            clause_start = _clause_start(answer, start)
+            # Negations count in the clause that holds the claim's end: the span's last clause, and
+            # the words just before the span when the span is one clause.
+            span = answer[start:end]
+            inner = [b.end() for b in _CLAUSE_END.finditer(span) if b.end() < len(span)]
+            before = _negations_before(answer[max(clause_start, start - 60):start]) if not inner else 0
+            # A pattern that spells a negation itself ("no recurrence") owns those inside its span
+            # ("既没有循环也没有卷积" is one claim, not a double negation).
+            inside = 0 if spelled else _negations(span[inner[-1] if inner else 0:])
+            negated = (before + inside) % 2 == 1
+            framed = negated and bool(_FRAME.search(answer[_sentence_start(answer, start):start]))
+            if _reported(answer, start):
+                negated, framed = True, False
+            clause_end = _clause_end(answer, end)
+            echo = not (content(answer[start:end]) - asked) and not (content(answer[clause_start:clause_end]) - asked)
+            matches.append(Match(start, end, negated, framed, echo))
+    return matches
+
+
+_SENTENCE_END = re.compile(r"[.;!?](\s|$)|[。！？;]")
+
+
+def _sentence_start(text: str, position: int, limit: int = 80) -> int:
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, position)]
+    return max([0, *ends, position - limit])
+
+
+def _clause_end(text: str, position: int) -> int:
+    boundary = _CLAUSE_END.search(text, position)
+    return boundary.start() if boundary else len(text)
+
+
+def asserted(matches: list[Match], *, allow_frame: bool) -> list[Match]:
+    return [m for m in matches if not m.echo and (not m.negated or (allow_frame and m.framed))]
+
+
+# ------------------------------------------------------------------------------- keyword lists
+
+_ITEM_SPLIT = re.compile(r"\s*[,;/、|+&]\s*|\s+and\s+")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_RELATION_EN = re.compile(
+    r"\b(a|an|the|with|without|is|are|was|were|be|been|it|its|this|that|so|to|of|in|on|for|by|with|because|since|when|if|then|than|which|"
+    r"as|at|from|into|can|will|would|could|should|may|might|must|do|does|did|has|have|had|gets?|makes?|becomes?|"
+    r"causes?|leads?|means|grows?|increases?|decreases?|explodes?|saturates?|vanish(es)?|shrinks?|cancels?|"
+    r"stays?|keeps?|prevents?|avoids?|needs?|uses?|shares?|stores?|reuses?|reads?|"
+    r"depends?|larger|bigger|smaller|higher|lower|more|less|fewer|too|very|only|never|always|not|no)\b"
+    r"|[→=<>≈∝~]|n't"
+)
+_RELATION_ZH = re.compile(
+    r"会|使|让|导致|因为|所以|变|太|过|越|很|更|不|没|能|把|被|随|则|就|是|为|需|要|只|仅|得|造成|引起|防止|避免|算|比|存|看|用|有"
+)
+# Nouns that hold a relating character (显存 holds 存): topic words, not relations.
+_NOUNS_ZH = re.compile(r"显存|缓存|内存|存储|复用|计算|算力|算法|运算|过程|有效|比例")
+_COMPARATIVE_EN = re.compile(r"\b(larger|bigger|smaller|higher|lower|more|less|fewer|very)\b")
+
+
+def is_keyword_list(answer: str, known: str = "") -> bool:
+    """Two to eight short items (topic words) and nothing that relates them: no verb, no function word.
+
+    ``known`` is the question's own text (question, model answer, idea labels): a longer Chinese item
+    taken from it ("注意力矩阵") is a topic word too, and so is an English one whose only relating word
+    is an adjective ("lower triangular") in a list of three or more.
+    """
+    if re.search(r"[→=<>≈∝~]|[^\d\s]\s*:", answer):  # an arrow, a formula, "BERT: bidirectional"
+        return False
+    items = [i for i in _ITEM_SPLIT.split(answer.strip(" .。!！")) if i]
+    if len(items) == 1:
+        items = answer.strip(" .。!！").split()
+        if len(items) > 5:
+            return False
+    if not 2 <= len(items) <= 8:
+        return False
+    listed = len(items) >= 3
+    for item in items:
+        if _CJK.search(item):
+            longest = 6 if item in known else 5 if len(items) >= 4 else 4
+            if len(_CJK.findall(item)) > longest or _RELATION_ZH.search(_NOUNS_ZH.sub("", item)):
+                return False
+        elif len(item.split()) > 3:
+            return False
+        elif (relation := _RELATION_EN.search(item)) and not (listed and _COMPARATIVE_EN.fullmatch(relation.group(0))
+                                                              and len(_RELATION_EN.findall(item)) == 1):
+            return False
+    return True
+
+
+# ------------------------------------------------------------------------------- the judgement
+
+
+@dataclass
+class Judgement:
+    """What a text answer says, what it scores, and how sure the grader is."""
+
+    fraction: float
+    found: list[Concept] = field(default_factory=list)
+    missing: list[Concept] = field(default_factory=list)
+    inverted: list[Concept] = field(default_factory=list)  # ideas whose opposite the answer asserts
+    mistake: str | None = None
+    notes: list[tuple[str, dict[str, object]]] = field(default_factory=list)
+    confidence: float = 1.0
+    doubts: list[str] = field(default_factory=list)  # message keys: why the grader is unsure
+
+    def doubt(self, key: str, confidence: float) -> None:
+        if key not in self.doubts:
+            self.doubts.append(key)
+        self.confidence = min(self.confidence, confidence)
+
+
+def judge(question: Question, raw: str) -> Judgement:
+    """Grade one free-text answer (not blank) against ``question``'s rubric."""
+    answer = canonical(raw)
+    asked = content(canonical(question.question.en + " " + question.question.zh))
+    concepts = question.concepts
+    total = sum(c.points for c in concepts)
+    if not (content(answer) - asked):
+        return Judgement(0.0, missing=list(concepts), notes=[("text_repeats", {})])
+    known = canonical(" ".join([question.question.en, question.question.zh, *question.answer.values(),
+                                *(c.label.en + " " + c.label.zh for c in concepts)]))
+    if is_keyword_list(answer, known):
+        return Judgement(0.0, missing=list(concepts), notes=[("text_keywords", {})])
+
+    result = Judgement(0.0)
+    covered: list[tuple[int, int]] = []
+    mentions = _mentions(question, answer)
+    evidence: dict[str, list[Match]] = {}
+    wrong_sentences: set[int] = set()
+    for concept in concepts:
+        matches = find(concept.en + concept.zh, answer, asked)
+        against = asserted(find(concept.against.en + concept.against.zh, answer, asked), allow_frame=False)
+        said = asserted(matches, allow_frame=concept.danger)
+        if concept.about:
+            # Said of the other subject ("prefill is memory-bound"), the idea is stated the wrong way round.
+            subjects = [_subjects_of(m, answer, mentions) for m in said]
+            misattributed = [m for m, named in zip(said, subjects) if named and concept.about not in named]
+            if misattributed and not any(concept.about in named for named in subjects):
+                against += misattributed
+            said = [m for m in said if m not in misattributed]
+        covered += [(m.start, m.end) for m in said + against]
+        if against:
+            result.inverted.append(concept)
+            wrong_sentences |= {_sentence_start(answer, m.start, limit=400) for m in against}
+            if any(not any(a.start <= m.start < a.end or m.start <= a.start < m.end for a in against) for m in said):
+                result.doubt("text_doubt_contradiction", 0.5)
+        elif said:
+            result.found.append(concept)
+            evidence[concept.id] = said
+        else:
+            result.missing.append(concept)
+            if any(m.negated and not m.echo for m in matches):
+                result.doubt("text_doubt_negated", 0.5)
+    for wrong in question.mistakes:
+        mentioned = find(wrong.en + wrong.zh, answer, asked)
+        hits = asserted(mentioned, allow_frame=False)
+        if hits and any(m.negated and not m.echo for m in mentioned):
+            # The answer rejects the mistake ("not by d_k") and then discusses it ("dividing by d_k shrinks...").
+            result.doubt("text_doubt_negated", 0.6)
+            continue
+        if hits:
+            result.mistake = result.mistake or wrong.mistake
+            covered += [(m.start, m.end) for m in hits]
+            wrong_sentences |= {_sentence_start(answer, m.start, limit=400) for m in hits}
+
+    result.fraction = sum(c.points for c in result.found) / total
+    if result.mistake or result.inverted:
+        # A wrong claim cancels a right one, and whatever is left stays below half.
+        if result.found:
+            result.doubt("text_doubt_mixed", 0.6)
+        cancelled = max(c.points for c in concepts) / total
+        result.fraction = min(max(result.fraction - cancelled, 0.0), WRONG_CAP)
+        # A right idea stated in a sentence of its own, beside a misconception stated in another, is
+        # still worth something (the label "partial"); one said inside the wrong claim is not.
+        apart = [c for c in result.found
+                 if any(_sentence_start(answer, m.start, limit=400) not in wrong_sentences for m in evidence[c.id])]
+        if result.fraction == 0 and apart:
+            result.fraction = min(sum(c.points for c in apart) / total / 2, WRONG_CAP)
+    if result.mistake:
+        result.notes.append(("text_mistake", {}))
+    if result.inverted:
+        ideas = Text(", ".join(c.label.en for c in result.inverted), "、".join(c.label.zh for c in result.inverted))
+        result.notes.append(("text_inverted", {"ideas": ideas}))
+    if result.fraction < 1 and _unrecognised(answer, covered, asked) >= 8:
+        result.doubt("text_doubt_unrecognised", 0.6)
+    return result
+
+
+# ------------------------------------------------------------------------------- subjects
+
+# A subject named only to be set aside ("unlike prefill", "和预填充相比") is not what the clause is about.
+_CONTRAST_BEFORE = re.compile(
+    r"(?:\b(?:unlike|than|versus|vs\.?|compared (?:with|to)|rather than|instead of|as opposed to|not)\s+(?:the\s+|in\s+|a\s+)?"
+    r"|(?:不像|不同于|与|和|跟|同|比|比起|而非|而不是|不是|相对于|相较于)\s*)$"
+)
+
+
+def _mentions(question: Question, answer: str) -> list[tuple[int, int, str]]:
+    """Where the answer names one of the question's subjects, as the subject of what follows."""
+    mentions = []
+    for name, named in question.subjects.items():
+        for pattern in named.en + named.zh:
+            for m in _compiled(pattern)[0].finditer(answer):
+                if m.end() > m.start() and not _CONTRAST_BEFORE.search(answer[max(0, m.start() - 16):m.start()]):
+                    mentions.append((m.start(), m.end(), name))
+    return sorted(mentions)
+
+
+def _subjects_of(match: Match, answer: str, mentions: list[tuple[int, int, str]]) -> set[str]:
+    """The subjects a claim may be about ({} when it names none).
+
+    A span that runs over several clauses is read clause by clause. In each: the subjects it names
+    itself; else the last one named before it in its clause, or the first after it there ("MLM is
+    BERT's objective"); else the last one named before it in its sentence.
+    """
+    found: set[str] = set()
+    start = match.start
+    while start < match.end:
+        end = min(match.end, _clause_end(answer, start + 1))
+        found |= _subjects_of_clause(start, end, answer, mentions)
+        start = end + 1
+    return found
+
+
+def _subjects_of_clause(begin: int, finish: int, answer: str, mentions: list[tuple[int, int, str]]) -> set[str]:
+    inside = {name for start, end, name in mentions if start < finish and end > begin}
+    if inside:
+        return inside
+    clause_start, clause_end = _clause_start(answer, begin), _clause_end(answer, finish)
+    before = [name for start, end, name in mentions if clause_start <= start and end <= begin]
+    after = [name for start, end, name in mentions if finish <= start and end <= clause_end]
+    if before or after:
+        return {before[-1] if before else after[0]}
+    sentence = _sentence_start(answer, begin, limit=400)
+    before = [name for start, end, name in mentions if sentence <= start and end <= begin]
+    return {before[-1]} if before else set()
+
+
+def _unrecognised(answer: str, covered: list[tuple[int, int]], asked: set[str]) -> int:
+    """How many content words (CJK characters count one each, halved) no phrasing accounted for."""
+    rest = list(answer)
+    for start, end in covered:
+        rest[start:end] = " " * (end - start)
+    left = content("".join(rest)) - asked
+    latin = sum(1 for t in left if not re.match(r"[\u3400-\u9fff]", t))
+    return latin + (len(left) - latin) // 2
