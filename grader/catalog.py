@@ -1,4 +1,9 @@
-"""What ``grade list`` and ``grade show`` print: the bank as a table, a problem as its prompt."""
+"""What ``grade list`` and ``grade show`` print: the bank as a table, a problem as its prompt.
+
+``grade list`` follows the course: problems sorted by their spec's ``order``, each course section
+(its ``group``) kept together under its heading, sections in the order of their first problem.
+The course lives in the specs, so a private bank places its problems with the same two keys.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import io
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Iterable
 
 from grader.bank import Problem, ProblemBank
 from grader.i18n import current
@@ -23,17 +29,35 @@ class ProblemRow:
     checks: int
     learner_file: str
     present: bool
+    group: str | None = None  # the section's id; None without one
+    group_title: str | None = None  # its heading in the language asked for
+    order: int | None = None
+
+
+def course_order(problems: Iterable[Problem]) -> list[Problem]:
+    """The problems by ``order`` (those without one last, by name), each section together where its
+    first problem stands; problems without a section come after every section."""
+    by_order = sorted(problems, key=lambda p: (p.spec.order is None, p.spec.order or 0, p.name))
+    first: dict[str, int] = {}
+    for place, problem in enumerate(by_order):
+        if problem.spec.group is not None:
+            first.setdefault(problem.spec.group.id, place)
+    return sorted(by_order, key=lambda p: first[p.spec.group.id] if p.spec.group else len(by_order))
 
 
 def list_problems(bank: ProblemBank, folder: Path, lang: str | None = None) -> list[ProblemRow]:
-    """One row per problem, its title in ``lang`` (ids and difficulty stay English: JSON reads them)."""
-    rows = []
-    for problem in bank:
+    """One row per problem in course order, its title and section heading in ``lang`` (ids and
+    difficulty stay English: JSON reads them). A section's heading is its first problem's."""
+    rows, headings = [], {}
+    for problem in course_order(bank):
         spec = problem.spec
+        group = spec.group.id if spec.group else None
+        if spec.group is not None:
+            headings.setdefault(group, spec.group.title.get(lang))
         rows.append(
             ProblemRow(
                 spec.id, spec.title.get(lang), spec.difficulty, spec.max_score, len(spec.checks),
-                spec.learner_file, (folder / spec.learner_file).is_file(),
+                spec.learner_file, (folder / spec.learner_file).is_file(), group, headings.get(group), spec.order,
             )
         )
     return rows
@@ -61,7 +85,13 @@ def render_list(rows: list[ProblemRow], fmt: str, lang: str | None = None) -> st
         table.add_column(t("list.level", lang))
     table.add_column(t("list.points", lang), justify="right", no_wrap=True)
     table.add_column(t("list.file_here" if wide else "list.here", lang), no_wrap=not wide)
-    for r in rows:
+    grouped = any(r.group is not None for r in rows)
+    for i, r in enumerate(rows):
+        if grouped and (i == 0 or r.group != rows[i - 1].group):
+            if i:
+                table.add_section()
+            heading = r.group_title if r.group is not None else t("list.other_group", lang)
+            table.add_row("", f"[bold]{escape(heading)}[/]", *[""] * (len(table.columns) - 2))
         if wide:
             present = f"[green]✓ {r.learner_file}[/]" if r.present else f"[dim]– grade init {r.name}[/]"
             table.add_row(r.name, escape(r.title), t(f"level.{r.difficulty}", lang), points(r.points), present)

@@ -213,6 +213,16 @@ MESSAGES = Catalogue("grader.messages", {
         "en": "{checks} checks, {points} points, {mistakes} mistakes",
         "zh": "{checks} 项检查，{points} 分，{mistakes} 个常见错误",
     },
+    "validate.course_ok": {"en": "order {order}, section {group}", "zh": "顺序 {order}，分组 {group}"},
+    "validate.course_order": {"en": "order {order}, no section", "zh": "顺序 {order}，不属于任何分组"},
+    "validate.course_unplaced": {
+        "en": "no order or group: grade list shows it last",
+        "zh": "没有 order 和 group：grade list 把它列在最后",
+    },
+    "validate.course_heading_differs": {
+        "en": "section {group} has another heading in {other}: give every problem of a section the same group.title",
+        "zh": "分组 {group} 在 {other} 中的标题不同：同一分组的每道题都要写相同的 group.title",
+    },
     "validate.grading_raised": {"en": "grading {file} raised {error}", "zh": "为 {file} 评分时抛出了 {error}"},
     "validate.reference_loses": {"en": "loses points in {checks}", "zh": "在这些检查项上失分：{checks}"},
     "validate.full_marks": {"en": "full marks", "zh": "满分"},
@@ -306,6 +316,7 @@ MESSAGES = Catalogue("grader.messages", {
     "list.points": {"en": "Points", "zh": "分值"},
     "list.file_here": {"en": "File here", "zh": "本目录中的文件"},
     "list.here": {"en": "Here", "zh": "已有"},
+    "list.other_group": {"en": "Other problems", "zh": "其他题目"},
     "list.narrow_key": {
         "en": "✓ its file is here · start a problem: grade init NAME",
         "zh": "✓ 表示该题的文件已在此目录 · 开始一道题：grade init 题名",

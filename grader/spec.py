@@ -125,6 +125,19 @@ class FigureSpec:
 
 
 @dataclass(frozen=True)
+class GroupSpec:
+    """The section of the course a problem belongs to: ``grade list`` shows each under its heading."""
+
+    id: str = field(metadata=_doc("stable id, the same in every problem of the section, e.g. modern"))
+    title: LearnerText = field(metadata=_doc("the section's heading, {en, zh}; the same in every problem of it"))
+
+    def __post_init__(self) -> None:
+        if not _ID.match(self.id):
+            raise ValueError(f"group id {self.id!r} must be lower_snake_case")
+        _texts(self, "title")
+
+
+@dataclass(frozen=True)
 class ProblemSpec:
     """The whole manifest."""
 
@@ -147,6 +160,14 @@ class ProblemSpec:
     )
     difficulty: Literal["easy", "medium", "hard"] = field(default="medium", metadata=_doc("shown by grade list"))
     tags: list[str] = field(default_factory=list, metadata=_doc("free-form topics"))
+    order: int | None = field(
+        default=None,
+        metadata=_doc("place in the course: grade list sorts by it (problems without one come last, by name)"),
+    )
+    group: GroupSpec | None = field(
+        default=None,
+        metadata=_doc("the course section grade list shows it under; sections come in the order of their first problem"),
+    )
     figures: list[FigureSpec] = field(
         default_factory=list,
         metadata=_doc("pictures of weights or masks on public example inputs, drawn when a check naming one fails"),

@@ -33,7 +33,7 @@ class Finding:
     """The outcome of one validation step for one problem."""
 
     problem: str
-    step: str  # spec, files, checks, reference, stub, mistakes, determinism
+    step: str  # spec, course, files, checks, reference, stub, mistakes, determinism
     outcome: str  # ok, fail, skipped
     detail: Text = field(default_factory=lambda: Text("", ""))  # a plain string reads the same in every language
 
@@ -66,8 +66,10 @@ def _differences(first: ProblemResult, second: ProblemResult) -> Text:
 
 
 class _Validator:
-    def __init__(self, problem: Problem, root: Path, seed: int | None, report: Callable[[Finding], None]):
-        self.problem, self.root, self.seed, self.report = problem, root, seed, report
+    def __init__(
+        self, problem: Problem, root: Path, seed: int | None, report: Callable[[Finding], None], bank: ProblemBank
+    ):
+        self.problem, self.root, self.seed, self.report, self.bank = problem, root, seed, report, bank
         self.zygote: Zygote | None = None
         self.step, self.graded = "reference", ""
 
@@ -87,6 +89,7 @@ class _Validator:
             return
         self.finding("spec", OK, text("validate.spec_ok", checks=len(spec.checks), points=f"{spec.max_score:g}",
                                       mistakes=len(spec.mistakes)))
+        self.check_course()
         try:
             problem.require_files()
         except GraderError as err:
@@ -105,6 +108,23 @@ class _Validator:
         finally:
             if self.zygote is not None:
                 self.zygote.close()
+
+    def check_course(self) -> None:
+        """Its place in the course: a section must have one heading, the same in each of its problems."""
+        spec = self.problem.spec
+        if spec.group is None:
+            self.finding("course", OK, text("validate.course_unplaced") if spec.order is None
+                         else text("validate.course_order", order=spec.order))
+            return
+        for other in self.bank:
+            try:
+                group = other.spec.group
+            except GraderError:
+                continue  # its own spec step reports it
+            if group is not None and group.id == spec.group.id and group.title != spec.group.title:
+                self.finding("course", FAIL, text("validate.course_heading_differs", group=group.id, other=other.name))
+                return
+        self.finding("course", OK, text("validate.course_ok", order=spec.order, group=spec.group.id))
 
     def grade_runs(self) -> None:
         problem = self.problem
@@ -317,5 +337,5 @@ def validate(
             continue
         if only is not None and problem.name != only:
             continue
-        _Validator(problem, root, seed, record).run()
+        _Validator(problem, root, seed, record, bank).run()
     return findings

@@ -145,6 +145,20 @@ def test_list_shows_problems_and_present_files(runner, workdir) -> None:
     assert row["present"] is True and row["points"] == 10
 
 
+def test_list_follows_the_course_section_by_section(runner, workdir) -> None:
+    """The order and the sections come from the specs (order:, group:), whatever problems exist."""
+    rows = json.loads(runner.invoke(cli, ["list", "--format", "json"]).output)
+    names, groups = [r["name"] for r in rows], [r["group"] for r in rows]
+    assert names[:6] == ["self_attention", "multi_head_attention", "masks", "positional_encoding", "param_count", "qa"]
+    assert names[6:8] == ["transformer_block", "additive_attention"]
+    modern = [n for n in names[8:] if n in ("grouped_query_attention", "rotary_embedding", "flash_attention")]
+    assert modern == ["grouped_query_attention", "rotary_embedding", "flash_attention"]
+    assert groups == sorted(groups, key=["core", "course", "modern"].index)  # each section in one piece
+    table = runner.invoke(cli, ["list", "--lang", "zh"], env={"COLUMNS": "120"}).output
+    headings = [table.index(h) for h in ("基础：从零实现注意力", "课程扩展", "现代：推理与长上下文")]
+    assert headings == sorted(headings) and headings[1] < table.index("transformer_block") < headings[2]
+
+
 def test_show_prints_the_prompt(runner, workdir) -> None:
     result = runner.invoke(cli, ["show", "self_attention"])
     assert result.exit_code == 0

@@ -144,3 +144,42 @@ def test_private_bank_overrides_a_public_problem(runner, tmp_path: Path, monkeyp
 def test_bank_without_problems_folder_is_refused(runner, tmp_path: Path) -> None:
     result = runner.invoke(cli, ["--problems-dir", str(tmp_path), "list"])
     assert result.exit_code == 2 and "no problems/ folder" in result.output
+
+
+# -- the course: order and sections ----------------------------------------------------------
+
+MODERN = 'group: {id: modern, title: {en: "Modern: inference and long context", zh: "现代：推理与长上下文"}}\n'
+
+
+def _place(tiny: Path, lines: str) -> None:
+    spec = tiny / "problems/add_one/spec.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("difficulty: easy\n", f"difficulty: easy\n{lines}"),
+                    encoding="utf-8")
+
+
+def test_a_private_problem_joins_a_section_where_its_order_puts_it(runner, tiny: Path, monkeypatch) -> None:
+    monkeypatch.delenv(PROBLEMS_ENV, raising=False)
+    _place(tiny, "order: 105\n" + MODERN)
+    rows = json.loads(runner.invoke(cli, ["--problems-dir", str(tiny), "list", "--format", "json"]).stdout)
+    names = [r["name"] for r in rows]
+    assert names.index("grouped_query_attention") < names.index("add_one") < names.index("rotary_embedding")
+    row = rows[names.index("add_one")]
+    assert (row["group"], row["group_title"], row["order"]) == ("modern", "Modern: inference and long context", 105)
+    assert _outcomes(validate(tiny))["course"] == "ok"
+
+
+def test_an_unplaced_problem_comes_last_under_other_problems(runner, tiny: Path, monkeypatch) -> None:
+    monkeypatch.delenv(PROBLEMS_ENV, raising=False)
+    rows = json.loads(runner.invoke(cli, ["--problems-dir", str(tiny), "list", "--format", "json"]).stdout)
+    assert rows[-1]["name"] == "add_one" and rows[-1]["group"] is None and rows[-1]["order"] is None
+    for lang, heading in (("en", "Other problems"), ("zh", "其他题目")):
+        table = runner.invoke(cli, ["--problems-dir", str(tiny), "list", "--lang", lang], env={"COLUMNS": "120"}).output
+        assert table.index(heading) < table.index("add_one"), table
+
+
+def test_a_section_heading_spelled_differently_fails_validation(tiny: Path) -> None:
+    _place(tiny, MODERN.replace("long context", "long contexts"))
+    findings = validate(tiny)
+    assert _outcomes(findings)["course"] == "fail"
+    detail = next(f.detail.en for f in findings if f.step == "course" and f.problem == "add_one")
+    assert "section modern has another heading in" in detail
