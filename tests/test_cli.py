@@ -153,6 +153,8 @@ def test_list_follows_the_course_section_by_section(runner, workdir) -> None:
     assert names[6:8] == ["transformer_block", "additive_attention"]
     modern = [n for n in names[8:] if n in ("grouped_query_attention", "rotary_embedding", "flash_attention")]
     assert modern == ["grouped_query_attention", "rotary_embedding", "flash_attention"]
+    unplaced = [r["name"] for r in rows if r["group"] not in ("core", "course", "modern") or r["order"] is None]
+    assert not unplaced, f"give {unplaced} an order: and a group: in spec.yaml (docs/authoring.md)"
     assert groups == sorted(groups, key=["core", "course", "modern"].index)  # each section in one piece
     table = runner.invoke(cli, ["list", "--lang", "zh"], env={"COLUMNS": "120"}).output
     headings = [table.index(h) for h in ("基础：从零实现注意力", "课程扩展", "现代：推理与长上下文")]

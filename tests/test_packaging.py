@@ -20,6 +20,7 @@ import pytest
 
 from grader import __version__
 from grader.bank import ProblemBank
+from grader.catalog import course_order
 
 pytestmark = pytest.mark.slow
 
@@ -111,7 +112,7 @@ def test_every_package_and_bank_file_is_installed(installed: Path) -> None:
 def test_whole_bank_is_listed_and_gradable(installed: Path) -> None:
     listed = _run(installed, "grade", "list", "--format", "json")
     assert listed.returncode == 0, listed.stderr
-    assert [row["name"] for row in json.loads(listed.stdout)] == ProblemBank().names()
+    assert [row["name"] for row in json.loads(listed.stdout)] == [p.name for p in course_order(ProblemBank())]
     init = _run(installed, "grade", "init", "self_attention")
     assert init.returncode == 0, init.stderr
     stub = _run(installed, "grade", "self_attention", "--format", "json")
