@@ -153,7 +153,24 @@ def _grade_options(fn: Any) -> Any:
     fn = click.option(
         "-v", "--verbose", is_flag=True, help="Show timings, the seed and your code's output (of visible checks)."
     )(fn)
+    fn = click.option(
+        "--no-history", is_flag=True,
+        help="Do not add this grading to .grade-history.jsonl (also GRADER_HISTORY=off).",
+    )(fn)
     return fn
+
+
+def _record(results: list, folder: Path, fmt: str, no_history: bool) -> None:
+    """Add local gradings to the folder's history (grader.history says when not); a failure is a warning."""
+    from grader import history
+
+    if history.skip_reason(fmt, folder, no_history) is not None:
+        return
+    try:
+        history.record(results, folder)
+    except OSError as err:
+        click.echo(t("cli.warning", message=t("history.cannot_write", path=history.path_in(folder),
+                                              reason=err.strerror or type(err).__name__)), err=True)
 
 
 def _fast_exit_allowed() -> None:
@@ -203,7 +220,7 @@ def _grade_problem_command(name: str, learner_file: str) -> click.Command:
     @click.pass_context
     def command(
         ctx: click.Context, file: Path | None, fmt: str, seed: int | None, sandbox: str, timeout_s: float | None,
-        verbose: bool, instructor: bool,
+        verbose: bool, instructor: bool, no_history: bool,
     ) -> None:
         from grader import engine
 
@@ -228,6 +245,7 @@ def _grade_problem_command(name: str, learner_file: str) -> click.Command:
         except GraderFault as err:
             raise FaultError(str(err)) from None
         _emit_results([result], fmt, verbose, instructor)
+        _record([result], path.parent, fmt, no_history)
         _fast_exit_allowed()
         ctx.exit(0 if result.status == "pass" else 1)
 
@@ -241,6 +259,7 @@ LAZY_COMMANDS = {
     "merge": "grader.commands.batch:merge",
     "quiz": "grader.commands.quiz:quiz",
     "validate": "grader.commands.validate:validate",
+    "progress": "grader.commands.progress:progress",
     "classroom": "grader.commands.classroom:classroom",
 }
 
@@ -403,7 +422,7 @@ def init_command(ctx: click.Context, name: str, directory: Path, force: bool) ->
 @click.pass_context
 def all_command(
     ctx: click.Context, directory: Path, fmt: str, seed: int | None, sandbox: str, timeout_s: float | None,
-    verbose: bool, instructor: bool,
+    verbose: bool, instructor: bool, no_history: bool,
 ) -> None:
     """Grade every problem whose learner file is in the folder."""
     from grader import engine
@@ -425,6 +444,7 @@ def all_command(
     if not results:
         raise CliError(t("cli.no_learner_files", directory=directory))
     _emit_results(results, fmt, verbose, instructor, combined=True)
+    _record(results, directory, fmt, no_history)
     _fast_exit_allowed()
     ctx.exit(0 if all(r.status == "pass" for r in results) else 1)
 

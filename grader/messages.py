@@ -310,6 +310,12 @@ MESSAGES = Catalogue("grader.messages", {
         "en": "✓ its file is here · start a problem: grade init NAME",
         "zh": "✓ 表示该题的文件已在此目录 · 开始一道题：grade init 题名",
     },
+    "list.last": {"en": "Last", "zh": "上次"},
+    "list.best": {"en": "Best", "zh": "最佳"},
+    "list.scores_key": {
+        "en": "Last, Best: your scores graded in this folder · more: grade progress",
+        "zh": "上次、最佳：你在本目录中评分得到的分数 · 详情：grade progress",
+    },
     "level.easy": {"en": "easy", "zh": "简单"},
     "level.medium": {"en": "medium", "zh": "中等"},
     "level.hard": {"en": "hard", "zh": "困难"},
@@ -345,6 +351,31 @@ MESSAGES = Catalogue("grader.messages", {
     "cli.problem_help": {
         "en": "Grade ./{file} (your answer to the {name} problem).",
         "zh": "为 ./{file}（你对 {name} 这道题的解答）评分。",
+    },
+    "history.cannot_write": {
+        "en": "{path}: cannot record this grading ({reason}); pass --no-history to stop trying",
+        "zh": "{path}：无法记录这次评分（{reason}）；加上 --no-history 即不再尝试记录",
+    },
+    "history.cannot_read": {
+        "en": "{path}: cannot read the grading history ({reason})",
+        "zh": "{path}：无法读取评分记录（{reason}）",
+    },
+    "history.unreadable": {
+        "en": "{path}: skipped {n} unreadable line(s)",
+        "zh": "{path}：跳过了 {n} 行无法读取的记录",
+    },
+    # ---- grade progress
+    "progress.title": {"en": "Your progress in this folder", "zh": "你在本目录中的练习进度"},
+    "progress.gradings": {"en": "Graded", "zh": "评分次数"},
+    "progress.mistakes": {"en": "Top mistakes", "zh": "常见错因"},
+    "progress.never_passed": {"en": "Never passed", "zh": "从未通过的检查项"},
+    "progress.mistake_times": {"en": "{title} (×{n})", "zh": "{title}（{n} 次）"},
+    "progress.more": {"en": "and {n} more", "zh": "另有 {n} 项"},
+    "progress.none": {"en": "none named", "zh": "无"},
+    "progress.all_passed": {"en": "every check has passed", "zh": "每项检查都通过过"},
+    "progress.empty": {
+        "en": "{path}: no gradings recorded yet. Grade a problem here (grade NAME) and its score is kept.",
+        "zh": "{path}：还没有评分记录。在这里为一道题评分（grade NAME），分数就会记录下来。",
     },
     "cli.warning": {"en": "grade: warning: {message}", "zh": "grade：警告：{message}"},
     "cli.bad_lang_env": {
