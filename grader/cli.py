@@ -216,11 +216,12 @@ def _grade_problem_command(name: str, learner_file: str) -> click.Command:
     @click.option(
         "--file", "file", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Grade this file instead."
     )
+    @click.option("--watch", is_flag=True, help="Grade again each time the file is saved, until Ctrl-C.")
     @_grade_options
     @click.pass_context
     def command(
-        ctx: click.Context, file: Path | None, fmt: str, seed: int | None, sandbox: str, timeout_s: float | None,
-        verbose: bool, instructor: bool, no_history: bool,
+        ctx: click.Context, file: Path | None, watch: bool, fmt: str, seed: int | None, sandbox: str,
+        timeout_s: float | None, verbose: bool, instructor: bool, no_history: bool,
     ) -> None:
         from grader import engine
 
@@ -231,6 +232,14 @@ def _grade_problem_command(name: str, learner_file: str) -> click.Command:
                 if file is None:
                     raise CliError(t("cli.no_file", path=path, name=name))
                 raise CliError(t("cli.no_such_path", path=path))
+            if watch:
+                if fmt != "table":
+                    raise CliError(t("watch.needs_table", fmt=fmt))
+                from grader.commands import watch as watching
+
+                watching.run(problem, path, seed=seed, sandbox=sandbox, timeout_s=timeout_s, verbose=verbose,
+                             instructor=instructor, no_history=no_history)
+                return  # (only Ctrl-C ends a watch: GradeGroup.invoke exits 130)
             status = _live_status(fmt)
             try:
                 result = engine.grade(

@@ -46,6 +46,7 @@ grade self_attention        为 ./self_attention.py 评分""",
         "私有题库（包含 problems/ 和 reference/），可以新增或覆盖题目。也可用环境变量 GRADER_PROBLEMS 指定。",
     # grade NAME, grade all
     "Grade this file instead.": "改为给这个文件评分。",
+    "Grade again each time the file is saved, until Ctrl-C.": "每次保存文件后重新评分，直到按 Ctrl-C。",
     "Grade every problem whose learner file is in the folder.": "为文件夹中已有答题文件的每道题评分。",
     "Folder to look in.": "要查找的文件夹。",
     "Show messages of hidden checks, timings and output.": "显示隐藏检查的详情、耗时和你的代码输出。",
