@@ -122,7 +122,8 @@ def saves(path: Path, graded: tuple[int, int, int] | None, stop_event: Any = Non
 
     ``graded`` is the :func:`signature` of the file as last graded. Changes are seen as they land;
     once every :data:`CHECK_S` the file's signature is also compared with the one last graded, which
-    catches a save made before the watch had started (and any an event missed).
+    catches a save made before the watch had started (and any an event missed). An empty file is
+    waited out: it is what an editor that saves in place leaves between truncating and writing.
     Raises :class:`WatchUnavailable` without watchfiles.
     """
     try:
@@ -154,6 +155,8 @@ def saves(path: Path, graded: tuple[int, int, int] | None, stop_event: Any = Non
             if not gone:
                 gone = True
                 yield GONE
+            continue
+        if now[1] == 0:  # emptied: an editor that saves in place truncates first, then writes
             continue
         gone, graded = False, now
         helpers = helper_paths(target)

@@ -83,6 +83,16 @@ def test_nothing_is_written_for_programs_ci_or_when_opted_out(runner, workdir, m
     assert not (workdir / HISTORY).exists()
 
 
+def test_a_batch_writes_no_history(runner, workdir) -> None:
+    student = workdir / "subs" / "s00"
+    student.mkdir(parents=True)
+    shutil.copy(REFERENCE, student / "self_attention.py")
+    result = runner.invoke(cli, ["batch", str(workdir / "subs"), "--out", str(workdir / "out"),
+                                 "--problems", "self_attention", "--jobs", "1"])
+    assert result.exit_code == 0 and "1 students, 1 results" in result.stdout, result.output
+    assert list(workdir.rglob(HISTORY)) == []
+
+
 def test_ci_false_still_records(runner, workdir, monkeypatch) -> None:
     monkeypatch.setenv("CI", "false")
     assert _grade(runner, workdir, REFERENCE).exit_code == 0

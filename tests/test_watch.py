@@ -10,6 +10,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ import pytest
 from conftest import CORPUS
 from grader import history
 from grader.results import CheckResult, ProblemResult, Status
-from grader.watch import compare
+from grader.watch import CHECK_S, compare
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -119,10 +120,16 @@ def test_watch_regrades_on_every_save_and_says_what_changed(tmp_path, watching) 
     same = watch.until(WATCHING)
     assert "Since the last grading: no check changed (9/10)" in same
 
+    path.write_text("", encoding="utf-8")  # emptied, as a save in place does before it writes
+    time.sleep(2 * CHECK_S)  # long enough for the watch to see it (not a timing assertion)
+    path.write_text(REFERENCE, encoding="utf-8")
+    refilled = watch.until(WATCHING)  # the empty file was waited out, not graded
+    assert refilled.count("saved: grading it again") == 1 and "Since the last grading: 9 → 10/10" in refilled
+
     code, err = watch.interrupt()
     assert code == 130 and err.strip() == "grade: interrupted (Ctrl-C)" and "Traceback" not in err
     scores = [e.score for e in history.History.load(tmp_path).entries]
-    assert scores == [4.0, 10.0, 9.0, 9.0]  # every grading but the syntax error
+    assert scores == [4.0, 10.0, 9.0, 9.0, 10.0]  # every grading but the syntax error
 
 
 @pytest.mark.slow
