@@ -128,14 +128,18 @@ def render_list(rows: list[ProblemRow], fmt: str, lang: str | None = None) -> st
 
 
 def _add_heading(table, heading: str, titled: bool, *, first: bool) -> None:
-    """A course section's heading: a row of its own (in the Title column, or the Problem column when
-    the titles give way), a line above it from the second section on."""
-    from rich.markup import escape
+    """A course section's heading: a row of its own, a line above it from the second section on. It
+    goes in the Title column, or, when the titles give way, in the Problem column cut to the width
+    of the names (a heading never widens a narrow table)."""
+    from rich.text import Text as RichText
 
     if not first:
         table.add_section()
-    cells = [""] * len(table.columns)
-    cells[1 if titled else 0] = f"[bold]{escape(heading)}[/]"
+    cell = RichText(heading, style="bold")
+    if not titled:
+        cell.truncate(table.columns[0].min_width or len(heading), overflow="ellipsis")
+    cells: list = [""] * len(table.columns)
+    cells[1 if titled else 0] = cell
     table.add_row(*cells)
 
 

@@ -161,6 +161,22 @@ def test_list_follows_the_course_section_by_section(runner, workdir) -> None:
     assert headings == sorted(headings) and headings[1] < table.index("transformer_block") < headings[2]
 
 
+def test_section_headings_never_widen_a_narrow_list_with_scores(runner, workdir, monkeypatch) -> None:
+    """Below 80 columns with a grading history the titles give way; a heading then sits in the
+    Problem column, cut to the names' width, and the table still fits."""
+    from rich.cells import cell_len
+
+    for name in ("GRADER_HISTORY", "CI", "GITHUB_ACTIONS"):  # a learner's laptop: history on
+        monkeypatch.delenv(name, raising=False)
+    shutil.copy(REFERENCE, workdir / "self_attention.py")
+    assert runner.invoke(cli, ["self_attention"]).exit_code == 0  # writes the folder's history
+    for columns in (50, 70):
+        out = runner.invoke(cli, ["list"], env={"COLUMNS": str(columns)}).output
+        assert max(cell_len(line.rstrip()) for line in out.splitlines()) <= columns, out
+        assert "Last" in out and "Core: attention" in out and "Course additions" in out, out
+        assert "Modern: inference and long context" not in out and "Modern: inference" in out, out  # cut
+
+
 def test_show_prints_the_prompt(runner, workdir) -> None:
     result = runner.invoke(cli, ["show", "self_attention"])
     assert result.exit_code == 0
