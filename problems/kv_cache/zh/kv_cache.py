@@ -12,7 +12,7 @@ token。不用缓存时，生成 n 个 token 一共要投影 1 + 2 + ... + n 个
     model(x, cache)   t4          (1, h, 4, d_head)    (1, h, 5, d_head)     y4
 
 第 i 个新 token 位于位置 T_past + i。它可以关注所有已缓存的位置，以及新 token 中它自己和它
-之前的那些：因果掩码要与键的【末尾】对齐。T_past = 3、T_new = 2 时：
+之前的那些：因果掩码要与键的“末尾”对齐。T_past = 3、T_new = 2 时：
 
                  键     t0 t1 t2 | t3 t4
       查询 t3            #  #  # |  #  .
