@@ -192,6 +192,13 @@ def _when_running(fmt: str, status: Any) -> Any:
     return start
 
 
+def _learner_path(learner_file: str) -> Path:
+    """``./NAME.py``, else the notebook ``./NAME.ipynb`` when only that is here."""
+    from grader.submission import find
+
+    return find(Path("."), learner_file) or Path(learner_file)
+
+
 def _grade_problem_command(name: str, learner_file: str) -> click.Command:
     help_text = text("cli.problem_help", file=learner_file, name=name)
 
@@ -209,7 +216,7 @@ def _grade_problem_command(name: str, learner_file: str) -> click.Command:
 
         problem = _bank(ctx).get(name)
         try:
-            path = file or Path(problem.spec.learner_file)
+            path = file or _learner_path(problem.spec.learner_file)
             if not path.exists():
                 if file is None:
                     raise CliError(t("cli.no_file", path=path, name=name))

@@ -75,6 +75,7 @@ MESSAGES = Catalogue("grader.messages", {
     "feedback.again_grade": {"en": "run {command} again", "zh": "再运行一次 {command}"},
     "feedback.again_submit": {"en": "submit again", "zh": "重新提交"},
     "feedback.again_push": {"en": "commit and push again", "zh": "提交并推送一次"},
+    "feedback.again_cell": {"en": "run the cell again", "zh": "再运行一次这个单元格"},
     # a file that could not be graded, named once: a test of its own, and each check that did not run
     "feedback.not_graded": {"en": "{file} could not be graded", "zh": "{file} 无法评分"},
     "feedback.not_run": {"en": "not run: {file} could not be graded", "zh": "未运行：{file} 无法评分"},
@@ -472,6 +473,7 @@ MESSAGES = Catalogue("grader.messages", {
     },
     "engine.nothing_implemented": {"en": "nothing implemented yet", "zh": "还没有实现任何函数"},
     "engine.forbidden_use": {"en": "{name} (line {line})", "zh": "{name}（第 {line} 行）"},
+    "engine.forbidden_use_at": {"en": "{name} ({place}, line {line})", "zh": "{name}（{place}第 {line} 行）"},
     "engine.not_from_scratch": {
         "en": "uses {uses}: this problem asks you to write it from scratch",
         "zh": "用到了 {uses}：这道题要求你从零实现",
@@ -767,6 +769,46 @@ MESSAGES = Catalogue("grader.messages", {
         "zh": "{file} 第 {line} 行有语法错误（SyntaxError）：{detail}",
     },
     "static.cannot_compile": {"en": "{file} cannot be compiled: {detail}", "zh": "{file} 无法编译：{detail}"},
+    # ---- Jupyter: notebooks, the %%grade cell magic, the starter notebook (grader/notebook/)
+    "notebook.needs_extra": {
+        "en": "{what} needs the optional jupyter extra ({module} is not installed): pip install {extra}",
+        "zh": "{what}需要可选的 jupyter 扩展（没有安装 {module}）：pip install {extra}",
+    },
+    "notebook.reading": {"en": "Reading the notebook {file}", "zh": "读取 Jupyter 笔记本 {file} 时"},
+    "notebook.the_magic": {"en": "The %%grade cell magic", "zh": "使用 %%grade 单元格魔法命令"},
+    "notebook.corrupt": {
+        "en": "{file} is not a Jupyter notebook the grader can read ({reason}): open it in Jupyter and save it "
+        "again, or grade a .py file",
+        "zh": "{file} 不是评分器能读取的 Jupyter 笔记本（{reason}）：请在 Jupyter 中打开并重新保存，或者改为提交 .py 文件",
+    },
+    "notebook.file_cell": {"en": "{file}, cell {cell}", "zh": "{file} 第 {cell} 个单元格"},
+    "notebook.cell": {"en": "cell {cell}", "zh": "第 {cell} 个单元格"},
+    "notebook.this_cell": {"en": "this cell", "zh": "本单元格"},
+    "notebook.left_out": {
+        "en": "Not graded (IPython, not Python): {items}",
+        "zh": "未参与评分（这些是 IPython 语法，不是 Python）：{items}",
+    },
+    "notebook.left_line": {"en": "{place}, line {line}: {code}", "zh": "{place}第 {line} 行：{code}"},
+    "notebook.left_cell": {"en": "{place} (a {magic} cell)", "zh": "{place}（{magic} 单元格）"},
+    "notebook.left_more": {"en": "and {n} more", "zh": "另有 {n} 处"},
+    "notebook.magic_usage": {
+        "en": "usage: %%grade NAME [--lang en|zh] [--seed N] [--timeout SECONDS] [--sandbox MODE] [-v]: {problem}",
+        "zh": "用法：%%grade NAME [--lang en|zh] [--seed N] [--timeout SECONDS] [--sandbox MODE] [-v]：{problem}",
+    },
+    "notebook.grading_failed": {
+        "en": "the grading process ended without a result ({detail}); run the cell again",
+        "zh": "评分进程没有给出结果就结束了（{detail}）；请再运行一次这个单元格",
+    },
+    "notebook.footer": {
+        "en": "graded in a separate process, learner code in the sandbox (isolation {isolation}) · seed {seed} · "
+        "{ms} ms",
+        "zh": "在单独的评分进程中评分，你的代码在沙箱中运行（隔离 {isolation}）· 种子 {seed} · {ms} 毫秒",
+    },
+    "notebook.not_run_here": {
+        "en": "This cell was graded, not run here: to use its functions in other cells, run the code in a cell "
+        "without the %%grade line.",
+        "zh": "这个单元格只参与评分，没有在这里运行：如果要在其他单元格中使用这些函数，请把代码放在一个没有 %%grade 行的单元格中运行。",
+    },
     # ---- comparing the learner's arrays with the reference (grader/compare.py)
     "compare.expected_tensor": {"en": "{name}: expected a torch.Tensor, got {got}", "zh": "{name}：应为 torch.Tensor，实际是 {got}"},
     "compare.expected_ndarray": {"en": "{name}: expected a numpy array, got {got}", "zh": "{name}：应为 numpy 数组，实际是 {got}"},

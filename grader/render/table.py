@@ -95,6 +95,8 @@ def render_table(
                 row.append(str(check.duration_ms))
             table.add_row(*row)
         console.print(table)
+        for note in result.notes:  # about the file, e.g. a notebook's lines that were not graded
+            console.print(f"[dim]{escape(note.get(lang))}[/]")
         _print_figures(console, result, verbose, lang)
         for title, hint, n in _diagnoses(result):
             checks = t("summary.checks_one", lang) if n == 1 else t("summary.checks_many", lang, n=n)
