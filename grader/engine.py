@@ -131,7 +131,9 @@ class _LearnerSession:
             )
             return None
         if not reply.header.get("ok"):
-            error = LearnerRaised(text("engine.importing", file=self.label), self.located(reply.header.get("error", {})))
+            error = LearnerRaised(
+                text("engine.importing", file=self.label), self.located(reply.header.get("error", {}))
+            )
             runner.kill()
             line = self.where_line
             self.load_failure = _LoadFailure(Status.ERROR, error.sentence(), self.files.line_of_file(line))

@@ -334,6 +334,11 @@ MESSAGES = Catalogue("grader.messages", {
         "en": "{directory}: cannot write the starter file ({reason})",
         "zh": "{directory}：无法写入初始文件（{reason}）",
     },
+    "cli.init_wrote_notebook": {
+        "en": "Wrote {target}. Open it in Jupyter (or upload it to Colab), write your code in its %%grade cell and run "
+        "that cell.",
+        "zh": "已写入 {target}。用 Jupyter 打开（或上传到 Colab），在其中的 %%grade 单元格里写代码，然后运行这个单元格。",
+    },
     "cli.init_wrote": {"en": "Wrote {target}. Edit it, then run: grade {command}", "zh": "已写入 {target}。编辑它，然后运行：grade {command}"},
     "cli.no_learner_files": {
         "en": "{directory}: no learner files here. Start one with: grade init NAME (see grade list)",
@@ -803,6 +808,27 @@ MESSAGES = Catalogue("grader.messages", {
         "en": "graded in a separate process, learner code in the sandbox (isolation {isolation}) · seed {seed} · "
         "{ms} ms",
         "zh": "在单独的评分进程中评分，你的代码在沙箱中运行（隔离 {isolation}）· 种子 {seed} · {ms} 毫秒",
+    },
+    "notebook.starter_howto": {
+        "en": "Write your solution in the `%%grade {name}` cell below and run that cell: it is graded in a sandbox, "
+        "not run in this notebook, and the checks appear under it. In Colab, run the install cell first.",
+        "zh": "在下面的 `%%grade {name}` 单元格中写出你的实现，然后运行这个单元格：它会在沙箱中评分（不会在本笔记本里运行），"
+        "检查结果显示在它下面。在 Colab 中请先运行安装单元格。",
+    },
+    "notebook.starter_install": {
+        "en": "Colab or a fresh environment: install the grader (skip this where it is installed already).",
+        "zh": "在 Colab 或新环境中：先安装评分器（已经安装过的话可以跳过）。",
+    },
+    "notebook.starter_no_install": {
+        "en": "Install the grader here: replace this example with where your course publishes it, then remove the #.",
+        "zh": "在这里安装评分器：把下面的示例换成你的课程发布评分器的地址，然后去掉开头的 #。",
+    },
+    "notebook.install_unknown": {
+        "en": "{target}: its install cell is a commented example: this grader was not installed from a source Colab can "
+        "reach (a package index, a git or archive URL); pass --install SPEC, e.g. "
+        "git+https://github.com/ORG/attention-grader@v{version}",
+        "zh": "{target}：其中的安装单元格只是注释掉的示例：本评分器不是从 Colab 能访问的来源（软件包索引、git 或压缩包 URL）安装的；"
+        "请用 --install SPEC 指定，例如 git+https://github.com/ORG/attention-grader@v{version}",
     },
     "notebook.not_run_here": {
         "en": "This cell was graded, not run here: to use its functions in other cells, run the code in a cell "

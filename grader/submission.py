@@ -15,7 +15,7 @@ Imports are found by a line scan (``import a``, ``from a import b``), transitive
 helpers; a module imported by a computed name (``importlib.import_module(name)``) is not found.
 
 A Jupyter notebook (``.ipynb``) is read the same way, then its code cells become the source
-(:mod:`grader.notebook.code`): the source keeps :class:`Span` records, so that a message about
+(:mod:`grader.notebook.code`): the source keeps ``Span`` records, so that a message about
 one of its lines names the cell and the line there (:meth:`LearnerFiles.locate`).
 """
 
@@ -27,9 +27,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from grader.errors import SubmissionError
 from grader.i18n import Text
 from grader.messages import text
+
+if TYPE_CHECKING:
+    from grader.notebook.code import Span
 
 #: The largest learner file the grader reads, and the most its helper modules may add together.
 MAX_FILE_BYTES = 1 * 2**20
@@ -57,16 +62,6 @@ def size_text(n: int) -> str:
 #: Learner files whose source is Python code (their helper modules travel with them).
 CODE_SUFFIXES = (".py", ".ipynb")
 NOTEBOOK_SUFFIX = ".ipynb"
-
-
-@dataclass(frozen=True)
-class Span:
-    """Lines ``first`` .. ``first + count - 1`` of the graded source are ``place``'s, from its line ``start``."""
-
-    first: int
-    count: int
-    place: Text | str  # "lesson.ipynb, cell 4", "this cell"
-    start: int
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,10 @@ from conftest import CORPUS, TESTS, without_timings
 from grader import engine
 from grader.bank import ProblemBank
 from grader.cli import cli
-from grader.notebook.code import from_cells, statement_starts
 from grader.i18n import Text
+from grader.notebook.code import from_cells, statement_starts
 from grader.results import Status
+from grader.submission import LearnerFiles
 from notebooks import split_at_defs, write_notebook
 
 BANK = ProblemBank()
@@ -113,8 +114,6 @@ def test_future_imports_move_to_the_top_and_lines_keep_their_cells() -> None:
     compile(code.source, "x.py", "exec")
     assert code.source.splitlines()[0] == "from __future__ import annotations"
     line = code.source.splitlines().index("def f(x: int) -> X:") + 1
-    from grader.submission import LearnerFiles
-
     assert LearnerFiles(Path("x.ipynb"), code.source, spans=code.spans).locate(line) == (Text.same("c2"), 2)
 
 

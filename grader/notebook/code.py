@@ -15,7 +15,7 @@ What is left out, because it is IPython and not Python, and said in the feedback
 Markdown and raw cells are not code. IPython compiles each cell on its own, so a cell may say
 ``from __future__ import annotations`` anywhere; Python allows it only at the top of a file, so
 such lines move to one line at the top of the source. Each line of the source remembers its cell
-(:class:`grader.submission.Span`), so that a syntax error or an exception names
+(:class:`Span`, kept by :class:`grader.submission.LearnerFiles`), so that a syntax error or an exception names
 ``notebook.ipynb, cell 4, line 2``: cells are counted from the top, markdown included, as a
 learner counts them on the screen.
 """
@@ -30,7 +30,6 @@ from pathlib import PurePath
 from grader.errors import SubmissionError
 from grader.i18n import Text, join
 from grader.messages import text
-from grader.submission import Span
 
 #: How many left-out lines a note lists by name (then "and N more").
 NOTE_ITEMS = 6
@@ -39,6 +38,16 @@ _SHOWN_CHARS = 40
 _IPYTHON = re.compile(r"[ \t]*(?:[%!]|[A-Za-z_][\w.]*[ \t]*=[ \t]*[%!])")
 #: ``from __future__ import a, b`` on one line (the features are group 1).
 _FUTURE = re.compile(r"from[ \t]+__future__[ \t]+import[ \t]+\(?([\w, \t]+)\)?[ \t]*(?:#.*)?$")
+
+
+@dataclass(frozen=True)
+class Span:
+    """Lines ``first`` .. ``first + count - 1`` of the graded source are ``place``'s, from its line ``start``."""
+
+    first: int
+    count: int
+    place: Text | str  # "lesson.ipynb, cell 4", "this cell"
+    start: int
 
 
 @dataclass(frozen=True)
@@ -201,3 +210,4 @@ def read_notebook(data: str, shown: str, problem: str | None) -> NotebookCode:
         if isinstance(cell, dict) and cell.get("cell_type") == "code"
     ]
     return from_cells(code, problem)
+
