@@ -153,7 +153,24 @@ def _grade_options(fn: Any) -> Any:
     fn = click.option(
         "-v", "--verbose", is_flag=True, help="Show timings, the seed and your code's output (of visible checks)."
     )(fn)
+    fn = click.option(
+        "--no-history", is_flag=True,
+        help="Do not add this grading to .grade-history.jsonl (also GRADER_HISTORY=off).",
+    )(fn)
     return fn
+
+
+def _record(results: list, folder: Path, fmt: str, no_history: bool) -> None:
+    """Add local gradings to the folder's history (grader.history says when not); a failure is a warning."""
+    from grader import history
+
+    if history.skip_reason(fmt, folder, no_history) is not None:
+        return
+    try:
+        history.record(results, folder)
+    except OSError as err:
+        click.echo(t("cli.warning", message=t("history.cannot_write", path=history.path_in(folder),
+                                              reason=err.strerror or type(err).__name__)), err=True)
 
 
 def _fast_exit_allowed() -> None:
@@ -206,11 +223,12 @@ def _grade_problem_command(name: str, learner_file: str) -> click.Command:
     @click.option(
         "--file", "file", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Grade this file instead."
     )
+    @click.option("--watch", is_flag=True, help="Grade again each time the file is saved, until Ctrl-C.")
     @_grade_options
     @click.pass_context
     def command(
-        ctx: click.Context, file: Path | None, fmt: str, seed: int | None, sandbox: str, timeout_s: float | None,
-        verbose: bool, instructor: bool,
+        ctx: click.Context, file: Path | None, watch: bool, fmt: str, seed: int | None, sandbox: str,
+        timeout_s: float | None, verbose: bool, instructor: bool, no_history: bool,
     ) -> None:
         from grader import engine
 
@@ -221,6 +239,14 @@ def _grade_problem_command(name: str, learner_file: str) -> click.Command:
                 if file is None:
                     raise CliError(t("cli.no_file", path=path, name=name))
                 raise CliError(t("cli.no_such_path", path=path))
+            if watch:
+                if fmt != "table":
+                    raise CliError(t("watch.needs_table", fmt=fmt))
+                from grader.commands import watch as watching
+
+                watching.run(problem, path, seed=seed, sandbox=sandbox, timeout_s=timeout_s, verbose=verbose,
+                             instructor=instructor, no_history=no_history)
+                return  # (only Ctrl-C ends a watch: GradeGroup.invoke exits 130)
             status = _live_status(fmt)
             try:
                 result = engine.grade(
@@ -235,6 +261,7 @@ def _grade_problem_command(name: str, learner_file: str) -> click.Command:
         except GraderFault as err:
             raise FaultError(str(err)) from None
         _emit_results([result], fmt, verbose, instructor)
+        _record([result], path.parent, fmt, no_history)
         _fast_exit_allowed()
         ctx.exit(0 if result.status == "pass" else 1)
 
@@ -248,6 +275,7 @@ LAZY_COMMANDS = {
     "merge": "grader.commands.batch:merge",
     "quiz": "grader.commands.quiz:quiz",
     "validate": "grader.commands.validate:validate",
+    "progress": "grader.commands.progress:progress",
     "classroom": "grader.commands.classroom:classroom",
 }
 
@@ -429,7 +457,7 @@ def init_command(ctx: click.Context, name: str, directory: Path, force: bool, no
 @click.pass_context
 def all_command(
     ctx: click.Context, directory: Path, fmt: str, seed: int | None, sandbox: str, timeout_s: float | None,
-    verbose: bool, instructor: bool,
+    verbose: bool, instructor: bool, no_history: bool,
 ) -> None:
     """Grade every problem whose learner file is in the folder."""
     from grader import engine
@@ -451,6 +479,7 @@ def all_command(
     if not results:
         raise CliError(t("cli.no_learner_files", directory=directory))
     _emit_results(results, fmt, verbose, instructor, combined=True)
+    _record(results, directory, fmt, no_history)
     _fast_exit_allowed()
     ctx.exit(0 if all(r.status == "pass" for r in results) else 1)
 

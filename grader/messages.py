@@ -76,6 +76,7 @@ MESSAGES = Catalogue("grader.messages", {
     "feedback.again_submit": {"en": "submit again", "zh": "重新提交"},
     "feedback.again_push": {"en": "commit and push again", "zh": "提交并推送一次"},
     "feedback.again_cell": {"en": "run the cell again", "zh": "再运行一次这个单元格"},
+    "feedback.again_save": {"en": "save it again", "zh": "再保存一次"},
     # a file that could not be graded, named once: a test of its own, and each check that did not run
     "feedback.not_graded": {"en": "{file} could not be graded", "zh": "{file} 无法评分"},
     "feedback.not_run": {"en": "not run: {file} could not be graded", "zh": "未运行：{file} 无法评分"},
@@ -311,6 +312,12 @@ MESSAGES = Catalogue("grader.messages", {
         "en": "✓ its file is here · start a problem: grade init NAME",
         "zh": "✓ 表示该题的文件已在此目录 · 开始一道题：grade init 题名",
     },
+    "list.last": {"en": "Last", "zh": "上次"},
+    "list.best": {"en": "Best", "zh": "最佳"},
+    "list.scores_key": {
+        "en": "Last, Best: your scores graded in this folder · more: grade progress",
+        "zh": "上次、最佳：你在本目录中评分得到的分数 · 详情：grade progress",
+    },
     "level.easy": {"en": "easy", "zh": "简单"},
     "level.medium": {"en": "medium", "zh": "中等"},
     "level.hard": {"en": "hard", "zh": "困难"},
@@ -351,6 +358,68 @@ MESSAGES = Catalogue("grader.messages", {
     "cli.problem_help": {
         "en": "Grade ./{file} (your answer to the {name} problem).",
         "zh": "为 ./{file}（你对 {name} 这道题的解答）评分。",
+    },
+    "history.cannot_write": {
+        "en": "{path}: cannot record this grading ({reason}); pass --no-history to stop trying",
+        "zh": "{path}：无法记录这次评分（{reason}）；加上 --no-history 即不再尝试记录",
+    },
+    "history.cannot_read": {
+        "en": "{path}: cannot read the grading history ({reason})",
+        "zh": "{path}：无法读取评分记录（{reason}）",
+    },
+    "history.unreadable": {
+        "en": "{path}: skipped {n} unreadable line(s)",
+        "zh": "{path}：跳过了 {n} 行无法读取的记录",
+    },
+    # ---- grade NAME --watch
+    "watch.watching": {
+        "en": "Watching {file}: save it to grade it again · Ctrl-C to stop",
+        "zh": "正在监视 {file}：保存后会重新评分 · 按 Ctrl-C 停止",
+    },
+    "watch.saved": {"en": "── {time} {file} saved: grading it again ──", "zh": "── {time} {file} 已保存：重新评分 ──"},
+    "watch.gone": {
+        "en": "{file} is gone (deleted or renamed); waiting for it to be saved again",
+        "zh": "{file} 不见了（被删除或改名）；等它重新保存后再评分",
+    },
+    "watch.not_graded": {"en": "grade: not graded: {reason}", "zh": "grade：未评分：{reason}"},
+    "watch.changes": {
+        "en": "Since the last grading: {before} → {after}/{max_score}",
+        "zh": "与上次评分相比：{before} → {after}/{max_score}",
+    },
+    "watch.unchanged": {
+        "en": "Since the last grading: no check changed ({score}/{max_score})",
+        "zh": "与上次评分相比：没有检查项发生变化（{score}/{max_score}）",
+    },
+    "watch.now_passes": {"en": "  + now passes: {title}", "zh": "  + 现在通过：{title}"},
+    "watch.now_fails": {"en": "  - now fails: {title}", "zh": "  - 现在未通过：{title}"},
+    "watch.now_fails_mistake": {
+        "en": "  - now fails: {title} (mistake: {mistake})",
+        "zh": "  - 现在未通过：{title}（错因：{mistake}）",
+    },
+    "watch.not_compared": {
+        "en": "Not compared: the file could not be graded; the next grading is compared with the last one that was.",
+        "zh": "未作比较：这个文件无法评分；下次评分会与上一次成功评分的结果比较。",
+    },
+    "watch.needs_table": {
+        "en": "--watch prints the table: leave out --format {fmt}",
+        "zh": "--watch 只输出表格：请去掉 --format {fmt}",
+    },
+    "watch.no_watchfiles": {
+        "en": "--watch needs the watchfiles package: pip install watchfiles",
+        "zh": "--watch 需要 watchfiles 包：pip install watchfiles",
+    },
+    # ---- grade progress
+    "progress.title": {"en": "Your progress in this folder", "zh": "你在本目录中的练习进度"},
+    "progress.gradings": {"en": "Graded", "zh": "评分次数"},
+    "progress.mistakes": {"en": "Top mistakes", "zh": "常见错因"},
+    "progress.never_passed": {"en": "Never passed", "zh": "从未通过的检查项"},
+    "progress.mistake_times": {"en": "{title} (×{n})", "zh": "{title}（{n} 次）"},
+    "progress.more": {"en": "and {n} more", "zh": "另有 {n} 项"},
+    "progress.none": {"en": "none named", "zh": "无"},
+    "progress.all_passed": {"en": "every check has passed", "zh": "每项检查都通过过"},
+    "progress.empty": {
+        "en": "{path}: no gradings recorded yet. Grade a problem here (grade NAME) and its score is kept.",
+        "zh": "{path}：还没有评分记录。在这里为一道题评分（grade NAME），分数就会记录下来。",
     },
     "cli.warning": {"en": "grade: warning: {message}", "zh": "grade：警告：{message}"},
     "cli.bad_lang_env": {

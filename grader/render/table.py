@@ -50,7 +50,8 @@ def render_table(
     results: list[ProblemResult], *, verbose: bool = False, combined: bool = False, lang: str | None = None,
     again: str = "grade",
 ) -> str:
-    """The tables; ``again`` words the next step of a file that could not be graded (``cell``: in a notebook)."""
+    """The table; ``again`` says how to grade a file that could not be graded again
+    (grader.render.feedback.AGAIN: run the command, ``save`` it under --watch, run a notebook's ``cell``)."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -106,7 +107,7 @@ def render_table(
             console.print(f"[bold]{headline}[/]\n  [cyan]{escape(t('summary.hint_label', lang))}[/]{escape(hint.get(lang))}")
         if result.error:
             console.print(f"[red]{escape(t('summary.could_not_grade', lang))}[/] {escape(result.error.get(lang))}")
-            console.print(f"[bold]{escape(next_step(result, again, lang=lang) or '')}[/]")
+            console.print(f"[bold]{escape(next_step(result, again, lang) or '')}[/]")
         console.print(_summary(result, lang))
         printed = sum(1 for c in result.checks if c.output.strip())
         if printed and not verbose:  # the learner's prints are shown with -v only: say so
