@@ -7,6 +7,7 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from grader import submission
 from grader.bank import Problem, ProblemBank
 from grader.i18n import current
 from grader.messages import t
@@ -39,11 +40,12 @@ def list_problems(bank: ProblemBank, folder: Path, lang: str | None = None) -> l
     rows = []
     for problem in bank:
         spec = problem.spec
+        found = submission.find(folder, spec.learner_file)  # NAME.py, else the notebook NAME.ipynb
         done = history.progress(spec.id, entries, [], spec.max_score)
         rows.append(
             ProblemRow(
                 spec.id, spec.title.get(lang), spec.difficulty, spec.max_score, len(spec.checks),
-                spec.learner_file, (folder / spec.learner_file).is_file(), done.last, done.best,
+                spec.learner_file if found is None else found.name, found is not None, done.last, done.best,
             )
         )
     return rows

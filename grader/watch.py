@@ -98,6 +98,15 @@ class WarmGrader:
         self.close()
 
 
+def require_watchfiles() -> Any:
+    """The watchfiles module; :class:`WatchUnavailable` without it."""
+    try:
+        import watchfiles
+    except ImportError:
+        raise WatchUnavailable() from None
+    return watchfiles
+
+
 def helper_paths(path: Path) -> set[Path]:
     """The helper modules ``path`` imports now (absolute), whose saves count as saves of ``path``."""
     try:
@@ -126,10 +135,7 @@ def saves(path: Path, graded: tuple[int, int, int] | None, stop_event: Any = Non
     waited out: it is what an editor that saves in place leaves between truncating and writing.
     Raises :class:`WatchUnavailable` without watchfiles.
     """
-    try:
-        import watchfiles
-    except ImportError:
-        raise WatchUnavailable() from None
+    watchfiles = require_watchfiles()
     target = path.resolve()
     folder = target.parent
     helpers = helper_paths(target)

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
-
 import click
 
 from grader import watch
@@ -23,26 +21,27 @@ from grader.results import ProblemResult
 
 def run(
     problem: Problem, path: Path, *, seed: int | None, sandbox: str, timeout_s: float | None, verbose: bool,
-    instructor: bool, no_history: bool, stop_event: Any = None,
+    instructor: bool, no_history: bool,
 ) -> None:
-    """Watch ``path`` until Ctrl-C (or ``stop_event``); never returns normally otherwise."""
+    """Watch ``path`` until Ctrl-C (KeyboardInterrupt, which the CLI turns into exit 130)."""
     from grader import cli
 
+    try:
+        watch.require_watchfiles()
+    except watch.WatchUnavailable as err:
+        raise cli.CliError(str(err)) from None
     shown = path.name
     with watch.WarmGrader(problem, sandbox_mode=sandbox, seed=seed, timeout_s=timeout_s) as grader:
         graded = watch.signature(path)  # before it is read: a save while it is graded is graded next
         last: ProblemResult | None = _grade(grader, path, None, verbose, instructor, no_history)
         click.echo(t("watch.watching", file=shown))
-        try:
-            for event in watch.saves(path, graded, stop_event):
-                if event == watch.GONE:
-                    click.echo(t("watch.gone", file=shown))
-                    continue
-                click.echo(t("watch.saved", time=time.strftime("%H:%M:%S"), file=shown))
-                last = _grade(grader, path, last, verbose, instructor, no_history)
-                click.echo(t("watch.watching", file=shown))
-        except watch.WatchUnavailable as err:
-            raise cli.CliError(str(err)) from None
+        for event in watch.saves(path, graded):
+            if event == watch.GONE:
+                click.echo(t("watch.gone", file=shown))
+                continue
+            click.echo(t("watch.saved", time=time.strftime("%H:%M:%S"), file=shown))
+            last = _grade(grader, path, last, verbose, instructor, no_history)
+            click.echo(t("watch.watching", file=shown))
 
 
 def _grade(
