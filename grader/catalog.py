@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterable
 
+from grader import submission
 from grader.bank import Problem, ProblemBank
 from grader.i18n import current
 from grader.messages import t
@@ -60,6 +61,7 @@ def list_problems(bank: ProblemBank, folder: Path, lang: str | None = None) -> l
     rows, headings = [], {}
     for problem in course_order(bank):
         spec = problem.spec
+        found = submission.find(folder, spec.learner_file)  # NAME.py, else the notebook NAME.ipynb
         done = history.progress(spec.id, entries, [], spec.max_score)
         group = spec.group.id if spec.group else None
         if spec.group is not None:
@@ -67,7 +69,7 @@ def list_problems(bank: ProblemBank, folder: Path, lang: str | None = None) -> l
         rows.append(
             ProblemRow(
                 spec.id, spec.title.get(lang), spec.difficulty, spec.max_score, len(spec.checks),
-                spec.learner_file, (folder / spec.learner_file).is_file(), done.last, done.best,
+                spec.learner_file if found is None else found.name, found is not None, done.last, done.best,
                 group, headings.get(group), spec.order,
             )
         )

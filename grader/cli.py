@@ -209,6 +209,13 @@ def _when_running(fmt: str, status: Any) -> Any:
     return start
 
 
+def _learner_path(learner_file: str) -> Path:
+    """``./NAME.py``, else the notebook ``./NAME.ipynb`` when only that is here."""
+    from grader.submission import find
+
+    return find(Path("."), learner_file) or Path(learner_file)
+
+
 def _grade_problem_command(name: str, learner_file: str) -> click.Command:
     help_text = text("cli.problem_help", file=learner_file, name=name)
 
@@ -227,7 +234,7 @@ def _grade_problem_command(name: str, learner_file: str) -> click.Command:
 
         problem = _bank(ctx).get(name)
         try:
-            path = file or Path(problem.spec.learner_file)
+            path = file or _learner_path(problem.spec.learner_file)
             if not path.exists():
                 if file is None:
                     raise CliError(t("cli.no_file", path=path, name=name))
@@ -403,22 +410,41 @@ def show_command(ctx: click.Context, name: str) -> None:
 @click.argument("name")
 @click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path), default=Path("."))
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
+@click.option("--notebook", is_flag=True, help="Write a Jupyter/Colab notebook NAME.ipynb instead.")
+@click.option("--install", default=None, metavar="SPEC",
+              help="With --notebook: what its install cell pip-installs (default: where this grader came from).")
 @click.pass_context
-def init_command(ctx: click.Context, name: str, directory: Path, force: bool) -> None:
+def init_command(ctx: click.Context, name: str, directory: Path, force: bool, notebook: bool,
+                 install: str | None) -> None:
     """Copy a problem's starter file into DIRECTORY (default: here), commented in the chosen language."""
+    install_spec = None
     try:
         problem = _bank(ctx).get(name)
-        target = directory / problem.spec.learner_file
+        if notebook:
+            from grader.notebook import starter
+
+            target, install_spec = starter.notebook_path(problem, directory), starter.colab_install(install)
+        else:
+            target = directory / problem.spec.learner_file
         if target.exists() and not force:
             raise CliError(t("cli.init_exists", target=target))
         directory.mkdir(parents=True, exist_ok=True)
-        import shutil
+        if notebook:
+            starter.write(problem, target, i18n.current(), install_spec)
+        else:
+            import shutil
 
-        shutil.copyfile(problem.stub_for(i18n.current()), target)
+            shutil.copyfile(problem.stub_for(i18n.current()), target)
     except GraderError as err:
         raise CliError(str(err)) from None
     except OSError as err:
         raise CliError(t("cli.init_cannot_write", directory=directory, reason=err.strerror)) from None
+    if notebook:
+        click.echo(t("cli.init_wrote_notebook", target=target))
+        if install_spec is None:
+            click.echo(t("cli.warning", message=t("notebook.install_unknown", target=target, version=__version__)),
+                       err=True)
+        return
     command = name + (f" --file {target}" if directory != Path(".") else "")
     click.echo(t("cli.init_wrote", target=target, command=command))
 

@@ -65,6 +65,9 @@ grade self_attention        为 ./self_attention.py 评分""",
     "Copy a problem's starter file into DIRECTORY (default: here), commented in the chosen language.":
         "把题目的初始文件复制到 DIRECTORY（默认：当前目录），注释使用所选语言。",
     "Overwrite an existing file.": "覆盖已有的文件。",
+    "Write a Jupyter/Colab notebook NAME.ipynb instead.": "改为写出 Jupyter/Colab 笔记本 NAME.ipynb。",
+    "With --notebook: what its install cell pip-installs (default: where this grader came from).":
+        "与 --notebook 一起使用：笔记本的安装单元格用 pip 安装什么（默认：本评分器的安装来源）。",
     # batch, merge
     """Grade a class: every student folder in SUBMISSIONS x every problem.
 

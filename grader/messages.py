@@ -75,6 +75,7 @@ MESSAGES = Catalogue("grader.messages", {
     "feedback.again_grade": {"en": "run {command} again", "zh": "再运行一次 {command}"},
     "feedback.again_submit": {"en": "submit again", "zh": "重新提交"},
     "feedback.again_push": {"en": "commit and push again", "zh": "提交并推送一次"},
+    "feedback.again_cell": {"en": "run the cell again", "zh": "再运行一次这个单元格"},
     "feedback.again_save": {"en": "save it again", "zh": "再保存一次"},
     # a file that could not be graded, named once: a test of its own, and each check that did not run
     "feedback.not_graded": {"en": "{file} could not be graded", "zh": "{file} 无法评分"},
@@ -351,6 +352,11 @@ MESSAGES = Catalogue("grader.messages", {
         "en": "{directory}: cannot write the starter file ({reason})",
         "zh": "{directory}：无法写入初始文件（{reason}）",
     },
+    "cli.init_wrote_notebook": {
+        "en": "Wrote {target}. Open it in Jupyter (or upload it to Colab), write your code in its %%grade cell and run "
+        "that cell.",
+        "zh": "已写入 {target}。用 Jupyter 打开（或上传到 Colab），在其中的 %%grade 单元格里写代码，然后运行这个单元格。",
+    },
     "cli.init_wrote": {"en": "Wrote {target}. Edit it, then run: grade {command}", "zh": "已写入 {target}。编辑它，然后运行：grade {command}"},
     "cli.no_learner_files": {
         "en": "{directory}: no learner files here. Start one with: grade init NAME (see grade list)",
@@ -552,6 +558,7 @@ MESSAGES = Catalogue("grader.messages", {
     },
     "engine.nothing_implemented": {"en": "nothing implemented yet", "zh": "还没有实现任何函数"},
     "engine.forbidden_use": {"en": "{name} (line {line})", "zh": "{name}（第 {line} 行）"},
+    "engine.forbidden_use_at": {"en": "{name} ({place}, line {line})", "zh": "{name}（{place}第 {line} 行）"},
     "engine.not_from_scratch": {
         "en": "uses {uses}: this problem asks you to write it from scratch",
         "zh": "用到了 {uses}：这道题要求你从零实现",
@@ -847,6 +854,67 @@ MESSAGES = Catalogue("grader.messages", {
         "zh": "{file} 第 {line} 行有语法错误（SyntaxError）：{detail}",
     },
     "static.cannot_compile": {"en": "{file} cannot be compiled: {detail}", "zh": "{file} 无法编译：{detail}"},
+    # ---- Jupyter: notebooks, the %%grade cell magic, the starter notebook (grader/notebook/)
+    "notebook.needs_extra": {
+        "en": "{what} needs the optional jupyter extra ({module} is not installed): pip install {extra}",
+        "zh": "{what}需要可选的 jupyter 扩展（没有安装 {module}）：pip install {extra}",
+    },
+    "notebook.reading": {"en": "Reading the notebook {file}", "zh": "读取 Jupyter 笔记本 {file} 时"},
+    "notebook.the_magic": {"en": "The %%grade cell magic", "zh": "使用 %%grade 单元格魔法命令"},
+    "notebook.corrupt": {
+        "en": "{file} is not a Jupyter notebook the grader can read ({reason}): open it in Jupyter and save it "
+        "again, or grade a .py file",
+        "zh": "{file} 不是评分器能读取的 Jupyter 笔记本（{reason}）：请在 Jupyter 中打开并重新保存，或者改为提交 .py 文件",
+    },
+    "notebook.file_cell": {"en": "{file}, cell {cell}", "zh": "{file} 第 {cell} 个单元格"},
+    "notebook.cell": {"en": "cell {cell}", "zh": "第 {cell} 个单元格"},
+    "notebook.this_cell": {"en": "this cell", "zh": "本单元格"},
+    "notebook.left_out": {
+        "en": "Not graded (IPython, not Python): {items}",
+        "zh": "未参与评分（这些是 IPython 语法，不是 Python）：{items}",
+    },
+    "notebook.left_line": {"en": "{place}, line {line}: {code}", "zh": "{place}第 {line} 行：{code}"},
+    "notebook.left_cell": {"en": "{place} (a {magic} cell)", "zh": "{place}（{magic} 单元格）"},
+    "notebook.left_more": {"en": "and {n} more", "zh": "另有 {n} 处"},
+    "notebook.magic_usage": {
+        "en": "usage: %%grade NAME [--lang en|zh] [--seed N] [--timeout SECONDS] [--sandbox MODE] [-v]: {problem}",
+        "zh": "用法：%%grade NAME [--lang en|zh] [--seed N] [--timeout SECONDS] [--sandbox MODE] [-v]：{problem}",
+    },
+    "notebook.grading_failed": {
+        "en": "the grading process ended without a result ({detail}); run the cell again",
+        "zh": "评分进程没有给出结果就结束了（{detail}）；请再运行一次这个单元格",
+    },
+    "notebook.footer": {
+        "en": "graded in a separate process, learner code in the sandbox (isolation {isolation}) · seed {seed} · "
+        "{ms} ms",
+        "zh": "在单独的评分进程中评分，你的代码在沙箱中运行（隔离 {isolation}）· 种子 {seed} · {ms} 毫秒",
+    },
+    "notebook.starter_howto": {
+        "en": "Write your solution in the `%%grade {name}` cell below and run that cell: it is graded in a sandbox, "
+        "not run in this notebook, and the checks appear under it. In Colab, run the install cell first.",
+        "zh": "在下面的 `%%grade {name}` 单元格中写出你的实现，然后运行这个单元格：它会在沙箱中评分（不会在本笔记本里运行），"
+        "检查结果显示在它下面。在 Colab 中请先运行安装单元格。",
+    },
+    "notebook.starter_install": {
+        "en": "Colab or a fresh environment: install the grader (skip this where it is installed already).",
+        "zh": "在 Colab 或新环境中：先安装评分器（已经安装过的话可以跳过）。",
+    },
+    "notebook.starter_no_install": {
+        "en": "Install the grader here: replace this example with where your course publishes it, then remove the #.",
+        "zh": "在这里安装评分器：把下面的示例换成你的课程发布评分器的地址，然后去掉开头的 #。",
+    },
+    "notebook.install_unknown": {
+        "en": "{target}: its install cell is a commented example: this grader was not installed from a source Colab can "
+        "reach (a package index, a git or archive URL); pass --install SPEC, e.g. "
+        "git+https://github.com/ORG/attention-grader@v{version}",
+        "zh": "{target}：其中的安装单元格只是注释掉的示例：本评分器不是从 Colab 能访问的来源（软件包索引、git 或压缩包 URL）安装的；"
+        "请用 --install SPEC 指定，例如 git+https://github.com/ORG/attention-grader@v{version}",
+    },
+    "notebook.not_run_here": {
+        "en": "This cell was graded, not run here: to use its functions in other cells, run the code in a cell "
+        "without the %%grade line.",
+        "zh": "这个单元格只参与评分，没有在这里运行：如果要在其他单元格中使用这些函数，请把代码放在一个没有 %%grade 行的单元格中运行。",
+    },
     # ---- comparing the learner's arrays with the reference (grader/compare.py)
     "compare.expected_tensor": {"en": "{name}: expected a torch.Tensor, got {got}", "zh": "{name}：应为 torch.Tensor，实际是 {got}"},
     "compare.expected_ndarray": {"en": "{name}: expected a numpy array, got {got}", "zh": "{name}：应为 numpy 数组，实际是 {got}"},

@@ -104,8 +104,8 @@ def grade_command(result: ProblemResult) -> str:
 
 
 #: How to try again, by where the learner reads the result: a terminal, a submission site, a repository,
-#: a terminal under ``grade NAME --watch``.
-AGAIN = ("grade", "submit", "push", "save")
+#: a terminal under ``grade NAME --watch``, a notebook's ``%%grade`` cell.
+AGAIN = ("grade", "submit", "push", "save", "cell")
 
 
 def next_step(result: ProblemResult, again: str = "grade", lang: str | None = None) -> str | None:
