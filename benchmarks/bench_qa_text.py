@@ -106,7 +106,7 @@ def main() -> None:
     for split in args.split or SPLITS:
         answers = load_set(SETS / split, bank)
         if not answers:
-            require(split == "heldout" and not args.split, f"the {split} set in {SETS / split} holds no answer")
+            require(split not in ("tuning", "dev") and not args.split, f"the {split} set in {SETS / split} holds no answer")
             print(f"\n== {split}: no answers yet ({SETS / split})")
             continue
         graded = grade_set(answers, bank)

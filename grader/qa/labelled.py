@@ -27,7 +27,7 @@ from grader.errors import SpecError
 from grader.qa.bank import QuestionBank
 
 #: The labelled sets: written with the rubrics; written blind and studied; written blind and never studied.
-SPLITS = ("tuning", "dev", "heldout")
+SPLITS = ("tuning", "dev", "dev_b")
 LABELS = ("full", "partial", "zero")
 LANGS = ("en", "zh")
 #: How a learner wrote the answer. The last four are wrong answers: they must score below half.

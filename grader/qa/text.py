@@ -49,7 +49,12 @@ _REWRITES = [
     (re.compile(r"d_k\s*(\*\*|\^)\s*\(?(0?\.5|1\s*/\s*2)\)?"), "sqrt(d_k)"),
     (re.compile(r"\bn\s*(\*\*|\^)\s*2|\bn\s+squared|n\s*的平方"), "n^2"),
     (re.compile(r"(negative|minus)\s+infinity|-\s*infinity|负无穷(大)?"), "-inf"),
-    (re.compile(r"10\s*\^\s*9|1\s*e\s*\+?\s*9"), "1e9"),
+    (re.compile(r"10\s*\^\s*9|1\s*e\s*\+?\s*9|\ba billion\b|十亿"), "1e9"),
+    (re.compile(r"\b(negative|minus)\s+1e9|负\s*1e9"), "-1e9"),
+    (re.compile(r"\be\s*(\^\s*\(?0\)?|0\b|to the (power of )?(zero|0)( power)?)|\bexp(onential)?\s+of\s+(zero|0)\b"
+                r"|\be\s*的\s*(零|0)\s*次方"), "exp(0)"),
+    (re.compile(r"\bnot a number\b|非数"), "nan"),
+    (re.compile(r"\bzero (over|divided by) zero\b|零除以零|0\s*除以\s*0"), "0/0"),
     (re.compile(r"\s*(->|=>|⇒|⟶|⟹)\s*"), " → "),
 ]
 
@@ -113,12 +118,12 @@ _REPORTED = re.compile(
     r"\s+(?:think|believe|assume|say|claim|guess|expect)\w*"
     r"|\b(?:a (?:common|classic) (?:mistake|misconception|mix-?up|myth))\b|\bit is a myth\b|\bcontrary to\b"
     r"|\b(?:it'?s|it is|this is|that'?s) not (?:that|because)\b|\bnot because\b|"
-    r"(?:很多|不少|有些|有的|一些)人(?:以为|认为|觉得|误以为)|误以为|常见的(?:误解|错误|误区)|容易(?:误以为|以为|搞混)|"
+    r"(?:很多|不少|有些|有的|一些|有)人(?:以为|认为|觉得|误以为|说)|误以为|常见的(?:误解|错误|误区)|容易(?:误以为|以为|搞混)|"
     r"(?:并?不是|并非)(?:因为|说)"
 )
 _TURN = re.compile(
     r"\b(?:actually|in fact|in reality|really|instead|rather|but|however|it (?:does|is|was)n'?t|not so|wrong|false)\b|"
-    r"其实|实际上|事实上|恰恰相反|相反|但|然而|并非如此|不是这样|错"
+    r"其实|实际上|事实上|恰恰相反|相反|但|然而|并非如此|不是这样|错|不对"
 )
 
 
