@@ -169,8 +169,12 @@ class Match:
     echo: bool  # only the question's words, in a clause with nothing new
 
 
-def find(patterns: list[str], answer: str, asked: set[str]) -> list[Match]:
-    """Every match of ``patterns`` in the canonical ``answer``, with its polarity."""
+def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[str] = frozenset()) -> list[Match]:
+    """Every match of ``patterns`` in the canonical ``answer``, with its polarity.
+
+    ``asked`` holds the question's words, ``renamed`` the answer's other spellings of them (its lexicon
+    terms): a clause made of those is an echo too, unless it is said to follow from what comes before.
+    """
     matches = []
     for pattern in patterns:
         regex, spelled = _compiled(pattern)
@@ -192,9 +196,20 @@ def find(patterns: list[str], answer: str, asked: set[str]) -> list[Match]:
             if _reported(answer, start):
                 negated, framed = True, False
             clause_end = _clause_end(answer, end)
-            echo = not (content(answer[start:end]) - asked) and not (content(answer[clause_start:clause_end]) - asked)
+            said, clause = content(answer[start:end]), content(answer[clause_start:clause_end])
+            echo = not (said - asked) and not (clause - asked) or (
+                not (said - asked - renamed) and not (clause - asked - renamed) and not _consequence(answer, clause_start, clause_end))
             matches.append(Match(start, end, negated, framed, echo))
     return matches
+
+
+# "..., so the cache shrinks", "……，缓存就变小了": the question's words, said as what follows from a claim before.
+_CONSEQUENCE = re.compile(r"\b(?:so|thus|hence|therefore|which means)\b|所以|因此|于是|从而|就")
+
+
+def _consequence(answer: str, clause_start: int, clause_end: int) -> bool:
+    sentence = _sentence_start(answer, clause_start, limit=400)
+    return bool(_CONSEQUENCE.search(answer, clause_start, clause_end)) and bool(answer[sentence:clause_start].strip(" ,"))
 
 
 _SENTENCE_END = re.compile(r"[.;!?](\s|$)|[。！？;]")
@@ -290,9 +305,12 @@ def judge(question: Question, raw: str) -> Judgement:
     """Grade one free-text answer (not blank) against ``question``'s rubric."""
     answer = canonical(raw)
     asked = content(canonical(question.question.en + " " + question.question.zh))
+    # The question's terms, however the answer spells them.
+    renamed = frozenset(word for spellings in question.synonyms
+                        for m in _compiled(spellings)[0].finditer(answer) for word in content(m.group(0)))
     concepts = question.concepts
     total = sum(c.points for c in concepts)
-    if not (content(answer) - asked):
+    if not (content(answer) - asked - renamed):
         return Judgement(0.0, missing=list(concepts), notes=[("text_repeats", {})])
     known = canonical(" ".join([question.question.en, question.question.zh, *question.answer.values(),
                                 *(c.label.en + " " + c.label.zh for c in concepts)]))
@@ -305,8 +323,8 @@ def judge(question: Question, raw: str) -> Judgement:
     evidence: dict[str, list[Match]] = {}
     wrong_sentences: set[int] = set()
     for concept in concepts:
-        matches = find(concept.en + concept.zh, answer, asked)
-        against = asserted(find(concept.against.en + concept.against.zh, answer, asked), allow_frame=False)
+        matches = find(concept.en + concept.zh, answer, asked, renamed)
+        against = asserted(find(concept.against.en + concept.against.zh, answer, asked, renamed), allow_frame=False)
         said = asserted(matches, allow_frame=concept.danger)
         if concept.about:
             # Said of the other subject ("prefill is memory-bound"), the idea is stated the wrong way round.
@@ -329,7 +347,7 @@ def judge(question: Question, raw: str) -> Judgement:
             if any(m.negated and not m.echo for m in matches):
                 result.doubt("text_doubt_negated", 0.5)
     for wrong in question.mistakes:
-        mentioned = find(wrong.en + wrong.zh, answer, asked)
+        mentioned = find(wrong.en + wrong.zh, answer, asked, renamed)
         hits = asserted(mentioned, allow_frame=False)
         if hits and any(m.negated and not m.echo for m in mentioned):
             # The answer rejects the mistake ("not by d_k") and then discusses it ("dividing by d_k shrinks...").
