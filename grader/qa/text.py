@@ -246,6 +246,7 @@ _RELATION_ZH = re.compile(
 )
 # Nouns that hold a relating character (显存 holds 存): topic words, not relations.
 _NOUNS_ZH = re.compile(r"显存|缓存|内存|存储|复用|计算|算力|算法|运算|过程|有效|比例")
+_FORMULA = re.compile(r"[\w^()/.*·+\- ]{1,12}=[\w^()/.*·+\- ]{1,20}")
 _COMPARATIVE_EN = re.compile(r"\b(larger|bigger|smaller|higher|lower|more|less|fewer|very)\b")
 
 
@@ -254,11 +255,17 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
 
     ``known`` is the question's own text (question, model answer, idea labels): a longer Chinese item
     taken from it ("注意力矩阵") is a topic word too, and so is an English one whose only relating word
-    is an adjective ("lower triangular") in a list of three or more.
+    is an adjective ("lower triangular") in a list of three or more. In a list separated by commas
+    (or 、) a single English word is a topic word ("keys, values, cache, reuse"), and so is a
+    definition ("h=8") in a list of four or more.
     """
-    if re.search(r"[→=<>≈∝~]|[^\d\s]\s*:", answer):  # an arrow, a formula, "BERT: bidirectional"
-        return False
     items = [i for i in _ITEM_SPLIT.split(answer.strip(" .。!！")) if i]
+    # An arrow, a formula, "BERT: bidirectional" relate things; in a list of four or more, a definition
+    # ("h=8", "θ_i = 10000^(-2i/d)") is one more topic word.
+    long_list = len(items) >= 4
+    if re.search(r"[→<>≈∝~]|[^\d\s]\s*:", answer) or any("=" in i and not (long_list and _FORMULA.fullmatch(i)) for i in items):
+        return False
+    separated = len(items) >= 3  # "keys, values, cache, reuse": a word alone relates nothing
     if len(items) == 1:
         items = answer.strip(" .。!！").split()
         if len(items) > 5:
@@ -267,6 +274,8 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
         return False
     listed = len(items) >= 3
     for item in items:
+        if separated and (_FORMULA.fullmatch(item) or re.fullmatch(r"[a-z_-]+", item)):
+            continue
         if _CJK.search(item):
             longest = 6 if item in known else 5 if len(items) >= 4 else 4
             if len(_CJK.findall(item)) > longest or _RELATION_ZH.search(_NOUNS_ZH.sub("", item)):
