@@ -74,7 +74,7 @@ _TOKEN = re.compile(r"[a-z0-9_^()/\u0370-\u03ff]+|[\u3400-\u9fff]")
 _STOPWORDS = frozenset(
     "a an the is are be been was were it its this that these those of to in on for by with and or so as at "
     "we you i do does did why what how which because since then than there their them they can will would "
-    "not no yes very just also into from about".split()
+    "not no yes very just also into from about use using used via".split()
 ) | frozenset("的了是在和与为就也都而及把被让使它这那个一么吗呢吧啊要会能可以因所什怎如何")
 
 
