@@ -278,6 +278,8 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
             continue
         if _CJK.search(item):
             longest = 6 if item in known else 5 if len(items) >= 4 else 4
+            if listed and re.fullmatch(r"更[\u3400-\u9fff]", item):
+                continue  # a bare comparative ("更快"), like "lower" in an English list
             if len(_CJK.findall(item)) > longest or _RELATION_ZH.search(_NOUNS_ZH.sub("", item)):
                 return False
         elif len(item.split()) > 3:
