@@ -313,10 +313,24 @@ class Judgement:
         self.confidence = min(self.confidence, confidence)
 
 
+#: No keyword list is longer (eight items of a few words): longer answers skip the check.
+_LONGEST_LIST = 240
+
+
+@lru_cache(maxsize=256)
+def _asked(text: str) -> frozenset[str]:
+    return frozenset(content(canonical(text)))
+
+
+@lru_cache(maxsize=256)
+def _known(text: str) -> str:
+    return canonical(text)
+
+
 def judge(question: Question, raw: str) -> Judgement:
     """Grade one free-text answer (not blank) against ``question``'s rubric."""
     answer = canonical(raw)
-    asked = content(canonical(question.question.en + " " + question.question.zh))
+    asked = set(_asked(question.question.en + " " + question.question.zh))
     # The question's terms, however the answer spells them.
     renamed = frozenset(word for spellings in question.synonyms
                         for m in _compiled(spellings)[0].finditer(answer) for word in content(m.group(0)))
@@ -324,9 +338,9 @@ def judge(question: Question, raw: str) -> Judgement:
     total = sum(c.points for c in concepts)
     if not (content(answer) - asked - renamed):
         return Judgement(0.0, missing=list(concepts), notes=[("text_repeats", {})])
-    known = canonical(" ".join([question.question.en, question.question.zh, *question.answer.values(),
-                                *(c.label.en + " " + c.label.zh for c in concepts)]))
-    if is_keyword_list(answer, known):
+    if len(answer) <= _LONGEST_LIST and is_keyword_list(answer, _known(
+            " ".join([question.question.en, question.question.zh, *question.answer.values(),
+                      *(c.label.en + " " + c.label.zh for c in concepts)]))):
         return Judgement(0.0, missing=list(concepts), notes=[("text_keywords", {})])
 
     result = Judgement(0.0)
