@@ -1,7 +1,7 @@
 """Labelled free-text answers: the sets that measure how well text answers are graded.
 
 A set is a folder of YAML files, one per text question, in one of three splits (:data:`SPLITS`:
-``tests/qa_text/tuning/``, ``dev/``, ``heldout/``; the format and the rules of each split are
+``tests/qa_text/tuning/``, ``dev/``, ``dev_b/``; the format and the rules of each split are
 documented in ``tests/qa_text/README.md``)::
 
     question: explain_sqrt_dk
@@ -26,7 +26,7 @@ import yaml
 from grader.errors import SpecError
 from grader.qa.bank import QuestionBank
 
-#: The labelled sets: written with the rubrics; written blind and studied; written blind and never studied.
+#: The labelled sets: written with the rubrics; written blind, then studied (two).
 SPLITS = ("tuning", "dev", "dev_b")
 LABELS = ("full", "partial", "zero")
 LANGS = ("en", "zh")

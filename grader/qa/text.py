@@ -8,7 +8,8 @@ A question's rubric (``concepts``) lists the ideas a full answer states. Each id
   saturate") takes it back; for an idea marked ``danger`` (what the fix prevents), a negation that
   serves a purpose ("so that the softmax does not saturate", "防止……") states the same danger;
 * it says something the question did not: a span made only of the question's words, in a clause
-  with no new words, is an echo.
+  with no new words, is an echo; so is one that only respells them with the lexicon's synonyms
+  ("缩小 KV 缓存" for "减小 KV 缓存"), unless the clause follows from a claim ("…，所以缓存就变小了").
 
 An idea's ``against`` phrasings assert its opposite ("the scale makes the gradients larger"); a
 question's named ``mistakes`` are misconceptions. Either one, plainly asserted, cancels one right
