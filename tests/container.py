@@ -85,9 +85,19 @@ def _python_root() -> Path | None:
     return None
 
 
-#: Host folders an image sees read-only: the system, the checkout and its venv, the local package
-#: indexes pip uses offline.
-IMAGE_READ_ONLY = ("/usr", "/work", "/opt/wheels", "/opt/pypi", "/opt/pypi-more")
+#: Host folders an image sees read-only: the system, the local package indexes pip uses offline,
+#: and (see :func:`_read_only`) the checkout and the venv the tests run from, wherever they are.
+IMAGE_READ_ONLY = ("/usr", "/opt/wheels", "/opt/pypi", "/opt/pypi-more")
+CHECKOUT = Path(__file__).resolve().parent.parent
+
+
+def _read_only() -> list[str]:
+    """The folders bound read-only into an image: :data:`IMAGE_READ_ONLY`, the checkout, the venv."""
+    folders: list[str] = []
+    for name in (*IMAGE_READ_ONLY, str(CHECKOUT), str(Path(sys.prefix).resolve())):
+        if Path(name).exists() and not any(Path(name).is_relative_to(kept) for kept in folders):
+            folders.append(name)
+    return folders
 #: Folders of an image that are its own writable copies (made on first use from the host's).
 IMAGE_WRITABLE = ("/etc", "/opt", "/var", "/home", "/autograder")
 
@@ -108,9 +118,12 @@ def _image_root(folder: Path) -> list[str]:
     args = ["--tmpfs", "/"]
     for name in IMAGE_WRITABLE:
         args += ["--bind", str(folder / name.lstrip("/")), name]
-    for name in IMAGE_READ_ONLY:
-        if Path(name).exists():
-            args += ["--ro-bind", name, name]
+    for name in _read_only():
+        # bwrap makes missing parents 0700: a checkout in /check/work/main would be root's only.
+        for parent in reversed(Path(name).parents[:-1]):
+            if str(parent) not in IMAGE_WRITABLE:
+                args += ["--perms", "0755", "--dir", str(parent)]
+        args += ["--ro-bind", name, name]
     for name in ("bin", "lib", "lib32", "lib64", "libx32", "sbin"):
         top = Path("/") / name
         if top.is_symlink():

@@ -93,11 +93,12 @@ def _private_bank(folder: Path, marker: str) -> Path:
 
 def _base_site_packages(image: Path) -> Path:
     """The base image's packages (pip and setuptools too): this venv's site-packages without the
-    grader's own install."""
+    grader's own install (editable, or a wheel's ``grader`` package, world-readable here)."""
     base = image / "opt" / "base-image" / "site-packages"
     base.mkdir(parents=True)
     for entry in Path(sysconfig.get_paths()["purelib"]).iterdir():
-        if "attention_grader" not in entry.name and not entry.name.startswith("__editable__"):
+        own = "attention_grader" in entry.name or entry.name.startswith("__editable__") or entry.name == "grader"
+        if not own:
             (base / entry.name).symlink_to(entry)
     return base
 

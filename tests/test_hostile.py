@@ -362,3 +362,19 @@ def test_sandbox_mounts_no_bank() -> None:
         for bind in binds:
             if Path(secret).is_relative_to(bind):
                 assert str(secret) in masked, f"{secret} is visible through {bind}"
+
+
+def test_the_user_view_carves_secrets_out_of_what_links_point_to(tmp_path: Path, monkeypatch) -> None:
+    """A venv's ``lib64 -> lib`` is granted as the folder it names: the installed bank inside
+    ``lib`` must be carved out through the link too (Landlock follows it)."""
+    venv = tmp_path / "venv"
+    bank = venv / "lib" / "site-packages" / "grader" / "bundled"
+    (bank / "reference").mkdir(parents=True)
+    (bank.parent / "engine.py").write_text("")
+    (venv / "lib" / "site-packages" / "numpy").mkdir()
+    (venv / "lib64").symlink_to("lib")
+    (venv / "bin").mkdir()
+    granted = [Path(p).resolve() for p in visible._without(venv, [bank])]
+    assert not any(visible.inside(bank, p) or visible.inside(p, bank) for p in granted), granted
+    assert (venv / "lib" / "site-packages" / "numpy") in granted and (bank.parent / "engine.py") in granted
+    assert venv / "bin" in granted

@@ -38,6 +38,10 @@ def secret_dirs() -> list[Path]:
     from grader import bank
 
     dirs = [package_dir() / "bundled", bank.bundled_root() / "problems", bank.bundled_root() / "reference"]
+    # The fresh interpreter of a zygote imports ``grader`` from site-packages, which need not be the
+    # copy this process imported (a source checkout on sys.path beside an installed wheel): the
+    # bank of every installed copy is secret too.
+    dirs += [Path(entry) / "grader" / "bundled" for entry in _package_folders()]
     for entry in os.environ.get(bank.PROBLEMS_ENV, "").split(os.pathsep):
         if entry:
             dirs.append(Path(entry))
@@ -51,17 +55,20 @@ def secret_dirs() -> list[Path]:
     return outermost
 
 
+def _package_folders() -> list[Path]:
+    """site-packages folders: the interpreter's, and those added by .pth files or PYTHONPATH (only
+    package folders, never the working directory, which may hold a checkout or submissions)."""
+    folders = [Path(entry) for entry in site.getsitepackages()]
+    folders += [Path(entry) for entry in sys.path
+                if entry and Path(entry).name in ("site-packages", "dist-packages") and Path(entry).is_dir()]
+    return folders
+
+
 def read_only_roots() -> list[Path]:
     """The host folders the zygote needs: interpreter, stdlib, site-packages, grader package."""
     wanted = {Path(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)}
     wanted.add(Path(os.path.realpath(sys.executable)).parent.parent)
-    for entry in site.getsitepackages():
-        wanted.add(Path(entry))
-    # Package folders added by .pth files or PYTHONPATH; only package folders, never the working
-    # directory, which may hold a checkout or other students' submissions.
-    for entry in sys.path:
-        if entry and Path(entry).name in ("site-packages", "dist-packages") and Path(entry).is_dir():
-            wanted.add(Path(entry))
+    wanted.update(_package_folders())
     for module in ("numpy", "torch"):
         loaded = sys.modules.get(module)
         if loaded is not None and getattr(loaded, "__file__", None):
@@ -76,17 +83,23 @@ def read_only_roots() -> list[Path]:
     return kept
 
 
-def _without(root: Path, secrets: list[Path]) -> list[Path]:
-    """``root`` as a list of folders and files that covers all of it except ``secrets``."""
-    if not any(inside(s, root) for s in secrets):
+def _without(root: Path, secrets: list[Path], seen: set[Path] | None = None) -> list[Path]:
+    """``root`` as a list of folders and files that covers all of it except ``secrets``.
+
+    Judged by where a path really leads: Landlock grants what a symbolic link points to, so a
+    link such as a venv's ``lib64 -> lib`` must be carved like the folder it names."""
+    real = root.resolve()
+    if not any(inside(s, real) for s in secrets):
         return [root]
-    if any(inside(root, s) for s in secrets):
+    seen = set() if seen is None else seen
+    if any(inside(real, s) for s in secrets) or real in seen:
         return []
+    seen.add(real)
     try:
-        children = sorted(root.iterdir())
+        children = sorted(real.iterdir())
     except OSError:
         return []
-    return [kept for child in children for kept in _without(child, secrets)]
+    return [kept for child in children for kept in _without(child, secrets, seen)]
 
 
 def landlock_readable() -> list[str]:
