@@ -1,6 +1,7 @@
 """How well free-text answers are graded: agreement with labelled answers, by split and language.
 
-    python benchmarks/bench_qa_text.py                 # the tuning, dev and held-out sets
+    python benchmarks/bench_qa_text.py                 # the tuning, dev and dev_b sets (studied)
+    python benchmarks/bench_qa_text.py --split heldout_c  # the unread blind set: only by name, once, grader frozen
     python benchmarks/bench_qa_text.py --worst 20      # list more of the worst misses
     python benchmarks/bench_qa_text.py --split tuning  # one split only
     python benchmarks/bench_qa_text.py --timing 11     # also: wall time of `grade qa` on the full reference answers
@@ -29,7 +30,7 @@ from measure import require, run  # noqa: E402
 
 from grader.bank import ProblemBank  # noqa: E402
 from grader.qa.bank import load_bank  # noqa: E402
-from grader.qa.labelled import LABELS, SPLITS, agreement, grade_set, load_set  # noqa: E402
+from grader.qa.labelled import LABELS, SPLITS, UNREAD, agreement, grade_set, load_set  # noqa: E402
 from grader.qa.text import REVIEW_BELOW  # noqa: E402
 
 SETS = ROOT / "tests" / "qa_text"
@@ -103,7 +104,7 @@ def main() -> None:
     text_questions = [q.id for q in bank.questions if q.type == "text"]
     print(f"{len(text_questions)} text questions in the bank")
     everything = []
-    for split in args.split or SPLITS:
+    for split in args.split or [s for s in SPLITS if s not in UNREAD]:
         answers = load_set(SETS / split, bank)
         if not answers:
             require(split not in ("tuning", "dev") and not args.split, f"the {split} set in {SETS / split} holds no answer")

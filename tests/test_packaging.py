@@ -152,6 +152,7 @@ def test_sandbox_masks_an_installed_bank_once(monkeypatch, tmp_path) -> None:
     (package / "__init__.py").write_text("")
     (site_packages / "numpy").mkdir()
     monkeypatch.setattr(visible, "package_dir", lambda: package)
+    monkeypatch.setattr(visible, "_package_folders", lambda: [site_packages])
     monkeypatch.setattr(bank, "bundled_root", lambda: package / "bundled")
     monkeypatch.delenv(bank.PROBLEMS_ENV, raising=False)
     secrets = visible.secret_dirs()
