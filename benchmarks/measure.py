@@ -15,6 +15,7 @@ with status 1 and one message naming the command and what it did instead, and pr
 from __future__ import annotations
 
 import os
+import queue
 import re
 import shlex
 import signal
@@ -121,3 +122,40 @@ def run(
         said = f"; exit status {done.returncode}, stderr: {_last_lines(done.stderr)}" if done.stderr.strip() else ""
         raise Stopped(f"{what} ({shown}) {wrong}{said}")
     return done
+
+
+class Lines:
+    """The stdout of a process that keeps running (``grade NAME --watch``), read line by line by a
+    thread; :meth:`until` hands out what it printed up to a line matching a pattern."""
+
+    def __init__(self, proc: subprocess.Popen, what: str):
+        self.proc, self.what = proc, what
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self._lines.put(line)
+        self._lines.put(None)
+
+    def until(self, pattern: str, timeout: float) -> tuple[str, float]:
+        """Everything printed from here up to the first line matching ``pattern`` (included), and the
+        ``time.perf_counter()`` when that line arrived. Stops the benchmark (killing the process)
+        when the process ends or ``timeout`` seconds pass first."""
+        seen: list[str] = []
+        end = time.perf_counter() + timeout
+        while True:
+            try:
+                line = self._lines.get(timeout=max(0.01, end - time.perf_counter()))
+            except queue.Empty:
+                self.proc.kill()
+                raise Stopped(f"{self.what} printed no line /{pattern}/ within {timeout:g} s: "
+                              f"{_last_lines(''.join(seen))}") from None
+            if line is None:
+                status = self.proc.wait()
+                err = self.proc.stderr.read() if self.proc.stderr else ""
+                raise Stopped(f"{self.what} exited with {status} before a line /{pattern}/: "
+                              f"{_last_lines(err or ''.join(seen))}")
+            seen.append(line)
+            if re.search(pattern, line):
+                return "".join(seen), time.perf_counter()

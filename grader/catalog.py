@@ -7,6 +7,7 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from grader import submission
 from grader.bank import Problem, ProblemBank
 from grader.i18n import current
 from grader.messages import t
@@ -23,17 +24,28 @@ class ProblemRow:
     checks: int
     learner_file: str
     present: bool
+    last_score: float | None = None  # from the folder's grading history (grader.history), if any
+    best_score: float | None = None
 
 
 def list_problems(bank: ProblemBank, folder: Path, lang: str | None = None) -> list[ProblemRow]:
-    """One row per problem, its title in ``lang`` (ids and difficulty stay English: JSON reads them)."""
+    """One row per problem, its title in ``lang`` (ids and difficulty stay English: JSON reads them),
+    with its last and best score from the folder's history (none when it cannot be read)."""
+    from grader import history
+
+    try:
+        entries = history.History.load(folder).entries
+    except OSError:
+        entries = []
     rows = []
     for problem in bank:
         spec = problem.spec
+        found = submission.find(folder, spec.learner_file)  # NAME.py, else the notebook NAME.ipynb
+        done = history.progress(spec.id, entries, [], spec.max_score)
         rows.append(
             ProblemRow(
                 spec.id, spec.title.get(lang), spec.difficulty, spec.max_score, len(spec.checks),
-                spec.learner_file, (folder / spec.learner_file).is_file(),
+                spec.learner_file if found is None else found.name, found is not None, done.last, done.best,
             )
         )
     return rows
@@ -41,7 +53,8 @@ def list_problems(bank: ProblemBank, folder: Path, lang: str | None = None) -> l
 
 def render_list(rows: list[ProblemRow], fmt: str, lang: str | None = None) -> str:
     """The bank as a table as wide as the terminal; below 110 columns, the Level column and the
-    per-row ``grade init`` hints give way to one line under the table (names are never cut)."""
+    per-row ``grade init`` hints give way to one line under the table (names are never cut); with
+    scores from the folder's history (Last, Best) below 80 columns, so do the titles."""
     if fmt == "json":
         return json.dumps([asdict(r) for r in rows], indent=2, ensure_ascii=False)
     from rich.console import Console
@@ -54,25 +67,43 @@ def render_list(rows: list[ProblemRow], fmt: str, lang: str | None = None) -> st
     lang = lang or current()
     width = terminal.width()
     wide = width >= 110
+    scored = any(r.last_score is not None for r in rows)  # the folder has a grading history
+    titled = not scored or width >= 80
     table = Table(title=t("list.title", lang), title_justify="left")
     table.add_column(t("list.problem", lang), no_wrap=True, min_width=max((len(r.name) for r in rows), default=7))
-    table.add_column(t("list.name", lang), ratio=1, overflow="fold")
+    if titled:
+        table.add_column(t("list.name", lang), ratio=1, overflow="fold")
     if wide:
         table.add_column(t("list.level", lang))
     table.add_column(t("list.points", lang), justify="right", no_wrap=True)
     table.add_column(t("list.file_here" if wide else "list.here", lang), no_wrap=not wide)
+    if scored:
+        table.add_column(t("list.last", lang), justify="right", no_wrap=True)
+        table.add_column(t("list.best", lang), justify="right", no_wrap=True)
     for r in rows:
         if wide:
             present = f"[green]✓ {r.learner_file}[/]" if r.present else f"[dim]– grade init {r.name}[/]"
-            table.add_row(r.name, escape(r.title), t(f"level.{r.difficulty}", lang), points(r.points), present)
+            cells = [r.name, escape(r.title), t(f"level.{r.difficulty}", lang), points(r.points), present]
         else:
-            table.add_row(r.name, escape(r.title), points(r.points), "[green]✓[/]" if r.present else "[dim]–[/]")
+            cells = [r.name, *([escape(r.title)] if titled else []), points(r.points),
+                     "[green]✓[/]" if r.present else "[dim]–[/]"]
+        if scored:
+            cells += [_score_cell(r.last_score, r.points), _score_cell(r.best_score, r.points)]
+        table.add_row(*cells)
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, highlight=False)
     console.print(table)
     if not wide:
         console.print(escape(t("list.narrow_key", lang)))
+    if scored:
+        console.print(escape(t("list.scores_key", lang)))
     return buffer.getvalue().rstrip("\n")
+
+
+def _score_cell(score: float | None, max_score: float) -> str:
+    if score is None:
+        return "[dim]–[/]"
+    return f"[green]{points(score)}[/]" if score >= max_score else points(score)
 
 
 def render_prompt(problem: Problem, lang: str | None = None) -> str:

@@ -153,7 +153,24 @@ def _grade_options(fn: Any) -> Any:
     fn = click.option(
         "-v", "--verbose", is_flag=True, help="Show timings, the seed and your code's output (of visible checks)."
     )(fn)
+    fn = click.option(
+        "--no-history", is_flag=True,
+        help="Do not add this grading to .grade-history.jsonl (also GRADER_HISTORY=off).",
+    )(fn)
     return fn
+
+
+def _record(results: list, folder: Path, fmt: str, no_history: bool) -> None:
+    """Add local gradings to the folder's history (grader.history says when not); a failure is a warning."""
+    from grader import history
+
+    if history.skip_reason(fmt, folder, no_history) is not None:
+        return
+    try:
+        history.record(results, folder)
+    except OSError as err:
+        click.echo(t("cli.warning", message=t("history.cannot_write", path=history.path_in(folder),
+                                              reason=err.strerror or type(err).__name__)), err=True)
 
 
 def _fast_exit_allowed() -> None:
@@ -192,6 +209,13 @@ def _when_running(fmt: str, status: Any) -> Any:
     return start
 
 
+def _learner_path(learner_file: str) -> Path:
+    """``./NAME.py``, else the notebook ``./NAME.ipynb`` when only that is here."""
+    from grader.submission import find
+
+    return find(Path("."), learner_file) or Path(learner_file)
+
+
 def _grade_problem_command(name: str, learner_file: str) -> click.Command:
     help_text = text("cli.problem_help", file=learner_file, name=name)
 
@@ -199,21 +223,30 @@ def _grade_problem_command(name: str, learner_file: str) -> click.Command:
     @click.option(
         "--file", "file", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Grade this file instead."
     )
+    @click.option("--watch", is_flag=True, help="Grade again each time the file is saved, until Ctrl-C.")
     @_grade_options
     @click.pass_context
     def command(
-        ctx: click.Context, file: Path | None, fmt: str, seed: int | None, sandbox: str, timeout_s: float | None,
-        verbose: bool, instructor: bool,
+        ctx: click.Context, file: Path | None, watch: bool, fmt: str, seed: int | None, sandbox: str,
+        timeout_s: float | None, verbose: bool, instructor: bool, no_history: bool,
     ) -> None:
         from grader import engine
 
         problem = _bank(ctx).get(name)
         try:
-            path = file or Path(problem.spec.learner_file)
+            path = file or _learner_path(problem.spec.learner_file)
             if not path.exists():
                 if file is None:
                     raise CliError(t("cli.no_file", path=path, name=name))
                 raise CliError(t("cli.no_such_path", path=path))
+            if watch:
+                if fmt != "table":
+                    raise CliError(t("watch.needs_table", fmt=fmt))
+                from grader.commands import watch as watching
+
+                watching.run(problem, path, seed=seed, sandbox=sandbox, timeout_s=timeout_s, verbose=verbose,
+                             instructor=instructor, no_history=no_history)
+                return  # (only Ctrl-C ends a watch: GradeGroup.invoke exits 130)
             status = _live_status(fmt)
             try:
                 result = engine.grade(
@@ -228,6 +261,7 @@ def _grade_problem_command(name: str, learner_file: str) -> click.Command:
         except GraderFault as err:
             raise FaultError(str(err)) from None
         _emit_results([result], fmt, verbose, instructor)
+        _record([result], path.parent, fmt, no_history)
         _fast_exit_allowed()
         ctx.exit(0 if result.status == "pass" else 1)
 
@@ -241,6 +275,7 @@ LAZY_COMMANDS = {
     "merge": "grader.commands.batch:merge",
     "quiz": "grader.commands.quiz:quiz",
     "validate": "grader.commands.validate:validate",
+    "progress": "grader.commands.progress:progress",
     "classroom": "grader.commands.classroom:classroom",
 }
 
@@ -375,22 +410,41 @@ def show_command(ctx: click.Context, name: str) -> None:
 @click.argument("name")
 @click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path), default=Path("."))
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
+@click.option("--notebook", is_flag=True, help="Write a Jupyter/Colab notebook NAME.ipynb instead.")
+@click.option("--install", default=None, metavar="SPEC",
+              help="With --notebook: what its install cell pip-installs (default: where this grader came from).")
 @click.pass_context
-def init_command(ctx: click.Context, name: str, directory: Path, force: bool) -> None:
+def init_command(ctx: click.Context, name: str, directory: Path, force: bool, notebook: bool,
+                 install: str | None) -> None:
     """Copy a problem's starter file into DIRECTORY (default: here), commented in the chosen language."""
+    install_spec = None
     try:
         problem = _bank(ctx).get(name)
-        target = directory / problem.spec.learner_file
+        if notebook:
+            from grader.notebook import starter
+
+            target, install_spec = starter.notebook_path(problem, directory), starter.colab_install(install)
+        else:
+            target = directory / problem.spec.learner_file
         if target.exists() and not force:
             raise CliError(t("cli.init_exists", target=target))
         directory.mkdir(parents=True, exist_ok=True)
-        import shutil
+        if notebook:
+            starter.write(problem, target, i18n.current(), install_spec)
+        else:
+            import shutil
 
-        shutil.copyfile(problem.stub_for(i18n.current()), target)
+            shutil.copyfile(problem.stub_for(i18n.current()), target)
     except GraderError as err:
         raise CliError(str(err)) from None
     except OSError as err:
         raise CliError(t("cli.init_cannot_write", directory=directory, reason=err.strerror)) from None
+    if notebook:
+        click.echo(t("cli.init_wrote_notebook", target=target))
+        if install_spec is None:
+            click.echo(t("cli.warning", message=t("notebook.install_unknown", target=target, version=__version__)),
+                       err=True)
+        return
     command = name + (f" --file {target}" if directory != Path(".") else "")
     click.echo(t("cli.init_wrote", target=target, command=command))
 
@@ -403,7 +457,7 @@ def init_command(ctx: click.Context, name: str, directory: Path, force: bool) ->
 @click.pass_context
 def all_command(
     ctx: click.Context, directory: Path, fmt: str, seed: int | None, sandbox: str, timeout_s: float | None,
-    verbose: bool, instructor: bool,
+    verbose: bool, instructor: bool, no_history: bool,
 ) -> None:
     """Grade every problem whose learner file is in the folder."""
     from grader import engine
@@ -425,6 +479,7 @@ def all_command(
     if not results:
         raise CliError(t("cli.no_learner_files", directory=directory))
     _emit_results(results, fmt, verbose, instructor, combined=True)
+    _record(results, directory, fmt, no_history)
     _fast_exit_allowed()
     ctx.exit(0 if all(r.status == "pass" for r in results) else 1)
 

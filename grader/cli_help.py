@@ -46,6 +46,7 @@ grade self_attention        为 ./self_attention.py 评分""",
         "私有题库（包含 problems/ 和 reference/），可以新增或覆盖题目。也可用环境变量 GRADER_PROBLEMS 指定。",
     # grade NAME, grade all
     "Grade this file instead.": "改为给这个文件评分。",
+    "Grade again each time the file is saved, until Ctrl-C.": "每次保存文件后重新评分，直到按 Ctrl-C。",
     "Grade every problem whose learner file is in the folder.": "为文件夹中已有答题文件的每道题评分。",
     "Folder to look in.": "要查找的文件夹。",
     "Show messages of hidden checks, timings and output.": "显示隐藏检查的详情、耗时和你的代码输出。",
@@ -53,6 +54,8 @@ grade self_attention        为 ./self_attention.py 评分""",
     "Isolation of the learner's code.": "运行你代码时的隔离级别。",
     "Seed of the hidden inputs (default: GRADER_SEED, else the problem's).": "隐藏输入的随机种子（默认依次取 GRADER_SEED、题目的默认值）。",
     "Output format.": "输出格式。",
+    "Do not add this grading to .grade-history.jsonl (also GRADER_HISTORY=off).":
+        "不把这次评分记入 .grade-history.jsonl（也可设 GRADER_HISTORY=off）。",
     "Show timings, the seed and your code's output (of visible checks).": "显示耗时、随机种子以及你的代码的输出（仅限可见的检查项）。",
     "Also show what graders hide from learners: hidden checks' inputs, messages and output, and the qa answers "
     "with their explanations.": "同时显示评分时对学生隐藏的内容：隐藏检查的输入、信息和输出，以及 qa 题的答案和解析。",
@@ -62,6 +65,9 @@ grade self_attention        为 ./self_attention.py 评分""",
     "Copy a problem's starter file into DIRECTORY (default: here), commented in the chosen language.":
         "把题目的初始文件复制到 DIRECTORY（默认：当前目录），注释使用所选语言。",
     "Overwrite an existing file.": "覆盖已有的文件。",
+    "Write a Jupyter/Colab notebook NAME.ipynb instead.": "改为写出 Jupyter/Colab 笔记本 NAME.ipynb。",
+    "With --notebook: what its install cell pip-installs (default: where this grader came from).":
+        "与 --notebook 一起使用：笔记本的安装单元格用 pip 安装什么（默认：本评分器的安装来源）。",
     # batch, merge
     """Grade a class: every student folder in SUBMISSIONS x every problem.
 
@@ -102,6 +108,10 @@ SUBMISSIONS 中每个学生一个文件夹（GitHub Classroom 克隆下来的仓
 缺少或重复的分片，以及缺少结果的分片。""",
     "A new folder for the merged grades.csv, results.jsonl, report.html and journal.":
         "存放合并后的 grades.csv、results.jsonl、report.html 和日志的新文件夹。",
+    # progress
+    "Show, per problem graded here, the best score, the mistakes that came up most and the checks never passed.":
+        "按题显示在本目录中评分的情况：最佳得分、出现最多的错因，以及从未通过的检查项。",
+    "Folder whose .grade-history.jsonl to read.": "读取哪个文件夹中的 .grade-history.jsonl。",
     # quiz
     "Answer interview questions one at a time, with feedback after each.": "逐题回答面试题，每答一题都有反馈。",
     "Only this topic (scaling, softmax, masks, multi_head, ...).": "只练这个主题（scaling、softmax、masks、multi_head 等）。",

@@ -103,6 +103,8 @@ class _LearnerSession:
 
     def __init__(self, zygote: Zygote, files: learner_files.LearnerFiles, probes: str | None, limits: dict[str, Any]):
         self.zygote, self.source, self.filename, self.helpers = zygote, files.source, files.name, files.helpers
+        self.files, self.label = files, files.label
+        self.where_line: int | None = None  # the graded source's line of the last exception described
         self.probes, self.limits = probes, limits
         self.runner: RunnerProcess | None = None
         self.load_failure: _LoadFailure | None = None
@@ -120,19 +122,21 @@ class _LearnerSession:
             reply = runner.wait_ready(time.monotonic() + self.timeout_s)
         except RunnerTimeout:
             self.load_failure = _LoadFailure(
-                Status.TIMEOUT, text("engine.import_timeout", file=self.filename, seconds=self.timeout_s)
+                Status.TIMEOUT, text("engine.import_timeout", file=self.label, seconds=self.timeout_s)
             )
             return None
         except (RunnerDied, OutputFlood) as err:
             self.load_failure = _LoadFailure(
-                Status.ERROR, text("engine.import_died", file=self.filename, reason=err.text)
+                Status.ERROR, text("engine.import_died", file=self.label, reason=err.text)
             )
             return None
         if not reply.header.get("ok"):
-            error = LearnerRaised(text("engine.importing", file=self.filename), reply.header.get("error", {}))
+            error = LearnerRaised(
+                text("engine.importing", file=self.label), self.located(reply.header.get("error", {}))
+            )
             runner.kill()
-            line = error.where.get("line") if error.where else None
-            self.load_failure = _LoadFailure(Status.ERROR, error.sentence(), line if type(line) is int else None)
+            line = self.where_line
+            self.load_failure = _LoadFailure(Status.ERROR, error.sentence(), self.files.line_of_file(line))
             return None
         self.runner = runner
         return runner
@@ -153,9 +157,21 @@ class _LearnerSession:
                 return protocol.decode(reply.header.get("value"), reply.blobs)
             if "missing" in reply.header:
                 raise MissingEntryPoint(str(reply.header["missing"])[:100])
-            raise LearnerRaised(entry, reply.header.get("error", {}))
+            raise LearnerRaised(entry, self.located(reply.header.get("error", {})))
 
         return send
+
+    def located(self, error: dict[str, Any]) -> dict[str, Any]:
+        """The runner's description of an exception, its place named as the learner knows it
+        (a notebook's cell and line; ``where_line`` keeps the line of the graded source)."""
+        where = error.get("where") if isinstance(error, dict) else None
+        line = where.get("line") if isinstance(where, dict) else None
+        ours = type(line) is int and where.get("file") == self.filename  # not a helper module's line
+        self.where_line = line if ours else None
+        if not ours:
+            return error
+        place, line = self.files.locate(line)
+        return {**error, "where": {**where, "file": place, "line": line}}
 
     def output(self) -> str:
         return self.runner.take_output() if self.runner is not None else ""
@@ -171,7 +187,7 @@ class _LoadFailed(Exception):
 
 def grade(
     problem: Problem,
-    submission: Path,
+    submission: Path | learner_files.LearnerFiles,
     *,
     seed: int | None = None,
     sandbox_mode: str = "auto",
@@ -181,7 +197,8 @@ def grade(
     on_check: Callable[[ProblemSpec, int, float], None] | None = None,
     all_figures: bool = False,
 ) -> ProblemResult:
-    """Grade ``submission`` (a learner file) against ``problem``; never raises for learner faults.
+    """Grade ``submission`` (a learner file, or learner files already read: a notebook cell)
+    against ``problem``; never raises for learner faults.
 
     Pass a running ``zygote`` to grade many submissions with one warm worker (batch grading);
     otherwise one is started and stopped here. ``timeout_s`` overrides the spec's per-check limit.
@@ -198,9 +215,12 @@ def grade(
     spec = problem.spec
     problem.require_files()
     seed = resolve_seed(seed, spec)
-    files = learner_files.read(submission)
+    if isinstance(submission, learner_files.LearnerFiles):
+        files, submission = submission, submission.path
+    else:
+        files = learner_files.read(submission, problem=spec.id)
     source = files.source
-    result = ProblemResult(spec.id, [], seed, __version__, submission=str(submission))
+    result = ProblemResult(spec.id, [], seed, __version__, submission=str(submission), notes=list(files.notes))
     isolation = sandbox.resolve(sandbox_mode) if zygote is None else zygote.isolation
     result.isolation = isolation
 
@@ -209,15 +229,15 @@ def grade(
     elif static.is_untouched_stub(source, problem.stub_file.read_text(encoding="utf-8")):
         for check in spec.checks:
             result.checks.append(
-                _result(check, Status.NOT_ATTEMPTED, text("engine.stub_untouched", file=files.name))
+                _result(check, Status.NOT_ATTEMPTED, text("engine.stub_untouched", file=files.label))
             )
-    elif (broken := static.syntax_error(source, files.name)) is not None:
+    elif (broken := static.syntax_error(source, files.name, files)) is not None:
         result.checks.extend(_not_run(check, Status.ERROR) for check in spec.checks)
         result.error, result.error_line = broken.message, broken.line
     elif spec.entry_points and len(missing := static.missing_entry_points(source, spec.entry_points)) == len(
         spec.entry_points
     ):  # an empty file, or imports only: nothing to run, nothing to judge
-        message = text("engine.defines_none", file=files.name, names=join(missing, text("sep.items")))
+        message = text("engine.defines_none", file=files.label, names=join(missing, text("sep.items")))
         result.checks.extend(_result(check, Status.NOT_ATTEMPTED, message) for check in spec.checks)
     else:
         own_zygote = zygote is None
@@ -233,7 +253,7 @@ def grade(
             if zygote.lost is not None:  # e.g. a runner that died with its zygote: nothing here is a verdict
                 raise WorkerLost(zygote.lost)
         except WorkerLost as lost:
-            raise GraderFault(files.name, lost.text) from None
+            raise GraderFault(files.label, lost.text) from None
         finally:
             if own_zygote:
                 zygote.close()
@@ -329,7 +349,7 @@ def _run_one(
             if outcome.message != raised.sentence():  # a hidden check's exception text could carry its inputs
                 outcome.reveal = raised.sentence()
     except MissingEntryPoint as missing:
-        outcome = _result(check, Status.ERROR, text("engine.missing_entry", file=session.filename, name=str(missing)))
+        outcome = _result(check, Status.ERROR, text("engine.missing_entry", file=session.label, name=str(missing)))
     except WorkerLost:
         raise  # the grader's machinery failed: the whole grading is void (see grade)
     except RunnerTimeout:
@@ -456,12 +476,20 @@ def _from_scratch(
         return _not_run(check, load_failure.status)
     if missing := static.missing_entry_points(files.source, spec.entry_points):
         names = join(missing, text("sep.items"))
-        return _result(check, Status.NOT_ATTEMPTED, text("engine.scan_waits", file=files.name, names=names))
+        return _result(check, Status.NOT_ATTEMPTED, text("engine.scan_waits", file=files.label, names=names))
     uses = static.forbidden_uses(files.source, spec.forbidden)
     if not uses:
         return _result(check, Status.PASS, "")
-    listed = join([text("engine.forbidden_use", name=u.name, line=u.line) for u in uses[:3]], text("sep.items"))
+    listed = join([_use(files, u) for u in uses[:3]], text("sep.items"))
     return _result(check, Status.FAIL, text("engine.not_from_scratch", uses=listed))
+
+
+def _use(files: learner_files.LearnerFiles, use: static.Violation) -> Text:
+    """``np.einsum (line 12)``; in a notebook ``np.einsum (cell 4, line 2)``."""
+    place, line = files.locate(use.line)
+    if place == files.label:
+        return text("engine.forbidden_use", name=use.name, line=line)
+    return text("engine.forbidden_use_at", name=use.name, place=place, line=line)
 
 
 def _failed(check: CheckSpec, spec: ProblemSpec, failed: CheckFailed) -> CheckResult:
@@ -515,11 +543,13 @@ def grade_all(
     while_learner_runs: Callable[[], None] | None = None,
     on_check: Callable[[ProblemSpec, int, float], None] | None = None,
 ) -> list[ProblemResult]:
-    """Grade every problem whose learner file is in ``folder``, sharing one warm worker.
+    """Grade every problem whose learner file (``NAME.py``, else ``NAME.ipynb``) is in ``folder``,
+    sharing one warm worker.
 
     ``while_learner_runs`` and ``on_check`` are as for :func:`grade` (the first is called once).
     """
-    present = [p for p in problems if (folder / p.spec.learner_file).is_file()]
+    found = {p.name: learner_files.find(folder, p.spec.learner_file) for p in problems}
+    present = [p for p in problems if found[p.name] is not None]
     if not present:
         return []
     runtimes = {p.spec.runtime for p in present}
@@ -529,6 +559,6 @@ def grade_all(
         if while_learner_runs is not None:
             while_learner_runs()
         return [
-            grade(p, folder / p.spec.learner_file, seed=seed, zygote=zygote, timeout_s=timeout_s, on_check=on_check)
+            grade(p, found[p.name], seed=seed, zygote=zygote, timeout_s=timeout_s, on_check=on_check)
             for p in present
         ]

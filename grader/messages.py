@@ -75,6 +75,8 @@ MESSAGES = Catalogue("grader.messages", {
     "feedback.again_grade": {"en": "run {command} again", "zh": "再运行一次 {command}"},
     "feedback.again_submit": {"en": "submit again", "zh": "重新提交"},
     "feedback.again_push": {"en": "commit and push again", "zh": "提交并推送一次"},
+    "feedback.again_cell": {"en": "run the cell again", "zh": "再运行一次这个单元格"},
+    "feedback.again_save": {"en": "save it again", "zh": "再保存一次"},
     # a file that could not be graded, named once: a test of its own, and each check that did not run
     "feedback.not_graded": {"en": "{file} could not be graded", "zh": "{file} 无法评分"},
     "feedback.not_run": {"en": "not run: {file} could not be graded", "zh": "未运行：{file} 无法评分"},
@@ -310,6 +312,12 @@ MESSAGES = Catalogue("grader.messages", {
         "en": "✓ its file is here · start a problem: grade init NAME",
         "zh": "✓ 表示该题的文件已在此目录 · 开始一道题：grade init 题名",
     },
+    "list.last": {"en": "Last", "zh": "上次"},
+    "list.best": {"en": "Best", "zh": "最佳"},
+    "list.scores_key": {
+        "en": "Last, Best: your scores graded in this folder · more: grade progress",
+        "zh": "上次、最佳：你在本目录中评分得到的分数 · 详情：grade progress",
+    },
     "level.easy": {"en": "easy", "zh": "简单"},
     "level.medium": {"en": "medium", "zh": "中等"},
     "level.hard": {"en": "hard", "zh": "困难"},
@@ -333,6 +341,11 @@ MESSAGES = Catalogue("grader.messages", {
         "en": "{directory}: cannot write the starter file ({reason})",
         "zh": "{directory}：无法写入初始文件（{reason}）",
     },
+    "cli.init_wrote_notebook": {
+        "en": "Wrote {target}. Open it in Jupyter (or upload it to Colab), write your code in its %%grade cell and run "
+        "that cell.",
+        "zh": "已写入 {target}。用 Jupyter 打开（或上传到 Colab），在其中的 %%grade 单元格里写代码，然后运行这个单元格。",
+    },
     "cli.init_wrote": {"en": "Wrote {target}. Edit it, then run: grade {command}", "zh": "已写入 {target}。编辑它，然后运行：grade {command}"},
     "cli.no_learner_files": {
         "en": "{directory}: no learner files here. Start one with: grade init NAME (see grade list)",
@@ -345,6 +358,68 @@ MESSAGES = Catalogue("grader.messages", {
     "cli.problem_help": {
         "en": "Grade ./{file} (your answer to the {name} problem).",
         "zh": "为 ./{file}（你对 {name} 这道题的解答）评分。",
+    },
+    "history.cannot_write": {
+        "en": "{path}: cannot record this grading ({reason}); pass --no-history to stop trying",
+        "zh": "{path}：无法记录这次评分（{reason}）；加上 --no-history 即不再尝试记录",
+    },
+    "history.cannot_read": {
+        "en": "{path}: cannot read the grading history ({reason})",
+        "zh": "{path}：无法读取评分记录（{reason}）",
+    },
+    "history.unreadable": {
+        "en": "{path}: skipped {n} unreadable line(s)",
+        "zh": "{path}：跳过了 {n} 行无法读取的记录",
+    },
+    # ---- grade NAME --watch
+    "watch.watching": {
+        "en": "Watching {file}: save it to grade it again · Ctrl-C to stop",
+        "zh": "正在监视 {file}：保存后会重新评分 · 按 Ctrl-C 停止",
+    },
+    "watch.saved": {"en": "── {time} {file} saved: grading it again ──", "zh": "── {time} {file} 已保存：重新评分 ──"},
+    "watch.gone": {
+        "en": "{file} is gone (deleted or renamed); waiting for it to be saved again",
+        "zh": "{file} 不见了（被删除或改名）；等它重新保存后再评分",
+    },
+    "watch.not_graded": {"en": "grade: not graded: {reason}", "zh": "grade：未评分：{reason}"},
+    "watch.changes": {
+        "en": "Since the last grading: {before} → {after}/{max_score}",
+        "zh": "与上次评分相比：{before} → {after}/{max_score}",
+    },
+    "watch.unchanged": {
+        "en": "Since the last grading: no check changed ({score}/{max_score})",
+        "zh": "与上次评分相比：没有检查项发生变化（{score}/{max_score}）",
+    },
+    "watch.now_passes": {"en": "  + now passes: {title}", "zh": "  + 现在通过：{title}"},
+    "watch.now_fails": {"en": "  - now fails: {title}", "zh": "  - 现在未通过：{title}"},
+    "watch.now_fails_mistake": {
+        "en": "  - now fails: {title} (mistake: {mistake})",
+        "zh": "  - 现在未通过：{title}（错因：{mistake}）",
+    },
+    "watch.not_compared": {
+        "en": "Not compared: the file could not be graded; the next grading is compared with the last one that was.",
+        "zh": "未作比较：这个文件无法评分；下次评分会与上一次成功评分的结果比较。",
+    },
+    "watch.needs_table": {
+        "en": "--watch prints the table: leave out --format {fmt}",
+        "zh": "--watch 只输出表格：请去掉 --format {fmt}",
+    },
+    "watch.no_watchfiles": {
+        "en": "--watch needs the watchfiles package: pip install watchfiles",
+        "zh": "--watch 需要 watchfiles 包：pip install watchfiles",
+    },
+    # ---- grade progress
+    "progress.title": {"en": "Your progress in this folder", "zh": "你在本目录中的练习进度"},
+    "progress.gradings": {"en": "Graded", "zh": "评分次数"},
+    "progress.mistakes": {"en": "Top mistakes", "zh": "常见错因"},
+    "progress.never_passed": {"en": "Never passed", "zh": "从未通过的检查项"},
+    "progress.mistake_times": {"en": "{title} (×{n})", "zh": "{title}（{n} 次）"},
+    "progress.more": {"en": "and {n} more", "zh": "另有 {n} 项"},
+    "progress.none": {"en": "none named", "zh": "无"},
+    "progress.all_passed": {"en": "every check has passed", "zh": "每项检查都通过过"},
+    "progress.empty": {
+        "en": "{path}: no gradings recorded yet. Grade a problem here (grade NAME) and its score is kept.",
+        "zh": "{path}：还没有评分记录。在这里为一道题评分（grade NAME），分数就会记录下来。",
     },
     "cli.warning": {"en": "grade: warning: {message}", "zh": "grade：警告：{message}"},
     "cli.bad_lang_env": {
@@ -472,6 +547,7 @@ MESSAGES = Catalogue("grader.messages", {
     },
     "engine.nothing_implemented": {"en": "nothing implemented yet", "zh": "还没有实现任何函数"},
     "engine.forbidden_use": {"en": "{name} (line {line})", "zh": "{name}（第 {line} 行）"},
+    "engine.forbidden_use_at": {"en": "{name} ({place}, line {line})", "zh": "{name}（{place}第 {line} 行）"},
     "engine.not_from_scratch": {
         "en": "uses {uses}: this problem asks you to write it from scratch",
         "zh": "用到了 {uses}：这道题要求你从零实现",
@@ -767,6 +843,67 @@ MESSAGES = Catalogue("grader.messages", {
         "zh": "{file} 第 {line} 行有语法错误（SyntaxError）：{detail}",
     },
     "static.cannot_compile": {"en": "{file} cannot be compiled: {detail}", "zh": "{file} 无法编译：{detail}"},
+    # ---- Jupyter: notebooks, the %%grade cell magic, the starter notebook (grader/notebook/)
+    "notebook.needs_extra": {
+        "en": "{what} needs the optional jupyter extra ({module} is not installed): pip install {extra}",
+        "zh": "{what}需要可选的 jupyter 扩展（没有安装 {module}）：pip install {extra}",
+    },
+    "notebook.reading": {"en": "Reading the notebook {file}", "zh": "读取 Jupyter 笔记本 {file} 时"},
+    "notebook.the_magic": {"en": "The %%grade cell magic", "zh": "使用 %%grade 单元格魔法命令"},
+    "notebook.corrupt": {
+        "en": "{file} is not a Jupyter notebook the grader can read ({reason}): open it in Jupyter and save it "
+        "again, or grade a .py file",
+        "zh": "{file} 不是评分器能读取的 Jupyter 笔记本（{reason}）：请在 Jupyter 中打开并重新保存，或者改为提交 .py 文件",
+    },
+    "notebook.file_cell": {"en": "{file}, cell {cell}", "zh": "{file} 第 {cell} 个单元格"},
+    "notebook.cell": {"en": "cell {cell}", "zh": "第 {cell} 个单元格"},
+    "notebook.this_cell": {"en": "this cell", "zh": "本单元格"},
+    "notebook.left_out": {
+        "en": "Not graded (IPython, not Python): {items}",
+        "zh": "未参与评分（这些是 IPython 语法，不是 Python）：{items}",
+    },
+    "notebook.left_line": {"en": "{place}, line {line}: {code}", "zh": "{place}第 {line} 行：{code}"},
+    "notebook.left_cell": {"en": "{place} (a {magic} cell)", "zh": "{place}（{magic} 单元格）"},
+    "notebook.left_more": {"en": "and {n} more", "zh": "另有 {n} 处"},
+    "notebook.magic_usage": {
+        "en": "usage: %%grade NAME [--lang en|zh] [--seed N] [--timeout SECONDS] [--sandbox MODE] [-v]: {problem}",
+        "zh": "用法：%%grade NAME [--lang en|zh] [--seed N] [--timeout SECONDS] [--sandbox MODE] [-v]：{problem}",
+    },
+    "notebook.grading_failed": {
+        "en": "the grading process ended without a result ({detail}); run the cell again",
+        "zh": "评分进程没有给出结果就结束了（{detail}）；请再运行一次这个单元格",
+    },
+    "notebook.footer": {
+        "en": "graded in a separate process, learner code in the sandbox (isolation {isolation}) · seed {seed} · "
+        "{ms} ms",
+        "zh": "在单独的评分进程中评分，你的代码在沙箱中运行（隔离 {isolation}）· 种子 {seed} · {ms} 毫秒",
+    },
+    "notebook.starter_howto": {
+        "en": "Write your solution in the `%%grade {name}` cell below and run that cell: it is graded in a sandbox, "
+        "not run in this notebook, and the checks appear under it. In Colab, run the install cell first.",
+        "zh": "在下面的 `%%grade {name}` 单元格中写出你的实现，然后运行这个单元格：它会在沙箱中评分（不会在本笔记本里运行），"
+        "检查结果显示在它下面。在 Colab 中请先运行安装单元格。",
+    },
+    "notebook.starter_install": {
+        "en": "Colab or a fresh environment: install the grader (skip this where it is installed already).",
+        "zh": "在 Colab 或新环境中：先安装评分器（已经安装过的话可以跳过）。",
+    },
+    "notebook.starter_no_install": {
+        "en": "Install the grader here: replace this example with where your course publishes it, then remove the #.",
+        "zh": "在这里安装评分器：把下面的示例换成你的课程发布评分器的地址，然后去掉开头的 #。",
+    },
+    "notebook.install_unknown": {
+        "en": "{target}: its install cell is a commented example: this grader was not installed from a source Colab can "
+        "reach (a package index, a git or archive URL); pass --install SPEC, e.g. "
+        "git+https://github.com/ORG/attention-grader@v{version}",
+        "zh": "{target}：其中的安装单元格只是注释掉的示例：本评分器不是从 Colab 能访问的来源（软件包索引、git 或压缩包 URL）安装的；"
+        "请用 --install SPEC 指定，例如 git+https://github.com/ORG/attention-grader@v{version}",
+    },
+    "notebook.not_run_here": {
+        "en": "This cell was graded, not run here: to use its functions in other cells, run the code in a cell "
+        "without the %%grade line.",
+        "zh": "这个单元格只参与评分，没有在这里运行：如果要在其他单元格中使用这些函数，请把代码放在一个没有 %%grade 行的单元格中运行。",
+    },
     # ---- comparing the learner's arrays with the reference (grader/compare.py)
     "compare.expected_tensor": {"en": "{name}: expected a torch.Tensor, got {got}", "zh": "{name}：应为 torch.Tensor，实际是 {got}"},
     "compare.expected_ndarray": {"en": "{name}: expected a numpy array, got {got}", "zh": "{name}：应为 numpy 数组，实际是 {got}"},

@@ -213,6 +213,7 @@ class ProblemResult:
     error: Text | None = None  # set when the submission could not be graded at all (syntax error, ...)
     error_line: int | None = None  # the line of the learner's file that ``error`` is about, if known
     submission: str = ""  # the graded file, as the user named it
+    notes: list[Text] = field(default_factory=list)  # about the file, not a check: a notebook's lines left out
     extra: dict[str, Any] = field(default_factory=dict)
     #: The grader itself failed (not the learner's code): ``error`` says how; there is no score.
     grader_error: bool = False
@@ -258,6 +259,8 @@ class ProblemResult:
             data["error_line"] = self.error_line
         if self.grader_error:
             data["grader_error"] = True
+        if self.notes:
+            data["notes"] = [_text(n, lang) for n in self.notes]
         data.update(self.extra)
         return data
 

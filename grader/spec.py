@@ -20,7 +20,7 @@ from grader.i18n import LANGS, Text, placeholders
 
 #: Names a problem may not take, because they are ``grade`` sub-commands.
 RESERVED_NAMES = frozenset(
-    {"all", "list", "show", "init", "batch", "merge", "quiz", "validate", "classroom"}
+    {"all", "list", "show", "init", "batch", "merge", "quiz", "validate", "classroom", "progress"}
 )
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 #: libyaml's safe loader when PyYAML was built with it (several times faster), else the pure one.

@@ -9,9 +9,13 @@ from __future__ import annotations
 import ast
 import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from grader.i18n import Text
 from grader.messages import text
+
+if TYPE_CHECKING:
+    from grader.submission import LearnerFiles
 
 
 @dataclass(frozen=True)
@@ -39,15 +43,24 @@ class SourceError:
     line: int | None
 
 
-def syntax_error(source: str, filename: str) -> SourceError | None:
-    """The first syntax error, described on one line, or None (Python's own words kept as they are)."""
+def syntax_error(source: str, filename: str, files: LearnerFiles | None = None) -> SourceError | None:
+    """The first syntax error, described on one line, or None (Python's own words kept as they are).
+
+    With ``files`` (what ``source`` was read from), the message names the place as the learner
+    knows it (a notebook's cell and line: :meth:`LearnerFiles.locate`).
+    """
     try:
         # From the parsed tree: the compiler's own checks ('return' outside a function, ...) still run.
         compile(parse(source), filename, "exec", dont_inherit=True)
     except SyntaxError as err:
-        return SourceError(text("static.syntax_error", file=filename, line=err.lineno, detail=err.msg), err.lineno)
+        if files is None or err.lineno is None:
+            return SourceError(text("static.syntax_error", file=filename, line=err.lineno, detail=err.msg), err.lineno)
+        place, line = files.locate(err.lineno)
+        message = text("static.syntax_error", file=place, line=line, detail=err.msg)
+        return SourceError(message, files.line_of_file(err.lineno))
     except ValueError as err:  # e.g. null bytes
-        return SourceError(text("static.cannot_compile", file=filename, detail=str(err)), None)
+        return SourceError(text("static.cannot_compile", file=filename if files is None else files.label,
+                                detail=str(err)), None)
     return None
 
 

@@ -13,6 +13,10 @@ One function reads a learner file for every path into the grader (``grade NAME``
 
 Imports are found by a line scan (``import a``, ``from a import b``), transitively through the
 helpers; a module imported by a computed name (``importlib.import_module(name)``) is not found.
+
+A Jupyter notebook (``.ipynb``) is read the same way, then its code cells become the source
+(:mod:`grader.notebook.code`): the source keeps ``Span`` records, so that a message about
+one of its lines names the cell and the line there (:meth:`LearnerFiles.locate`).
 """
 
 from __future__ import annotations
@@ -23,9 +27,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from grader.errors import SubmissionError
 from grader.i18n import Text
 from grader.messages import text
+
+if TYPE_CHECKING:
+    from grader.notebook.code import Span
 
 #: The largest learner file the grader reads, and the most its helper modules may add together.
 MAX_FILE_BYTES = 1 * 2**20
@@ -50,17 +59,50 @@ def size_text(n: int) -> str:
     return f"{max(1, round(n / 1024))} KiB"
 
 
+#: Learner files whose source is Python code (their helper modules travel with them).
+CODE_SUFFIXES = (".py", ".ipynb")
+NOTEBOOK_SUFFIX = ".ipynb"
+
+
 @dataclass(frozen=True)
 class LearnerFiles:
-    """What is graded: the file's text (no BOM) and its helper modules (relative path -> bytes)."""
+    """What is graded: the file's text (no BOM) and its helper modules (relative path -> bytes).
+
+    A notebook's (or a notebook cell's) source also has ``spans`` (where each line came from),
+    ``notes`` for the feedback (the lines left out), and ``shown``, how messages name it.
+    """
 
     path: Path
     source: str
     helpers: dict[str, bytes] = field(default_factory=dict)
+    spans: tuple[Span, ...] = ()
+    notes: tuple[Text, ...] = ()
+    shown: Text | str | None = None
 
     @property
     def name(self) -> str:
+        """The file name the learner's module is compiled under (and its tracebacks name)."""
         return self.path.name
+
+    @property
+    def label(self) -> Text | str:
+        """How messages name what was graded: the file name, or "this cell"."""
+        return self.name if self.shown is None else self.shown
+
+    def locate(self, line: int) -> tuple[Text | str, int]:
+        """(where, line there) of a line of the graded source: (the file, the same line) for a
+        plain file, (its cell, the line in that cell) for a notebook's."""
+        for span in self.spans:
+            if span.first <= line < span.first + span.count:
+                return span.place, line - span.first + span.start
+        return self.label, line
+
+    def line_of_file(self, line: int | None) -> int | None:
+        """The line to fix as a line of :attr:`label` (None when ``line`` lies in a cell of a notebook)."""
+        if line is None:
+            return None
+        place, there = self.locate(line)
+        return there if place == self.label else None
 
 
 def decode(data: bytes, shown: str) -> str:
@@ -80,10 +122,11 @@ def too_large(shown: str, size: int) -> Refused:
                                      limit=size_text(MAX_FILE_BYTES)))
 
 
-def read(path: Path, shown: str | None = None) -> LearnerFiles:
+def read(path: Path, shown: str | None = None, problem: str | None = None) -> LearnerFiles:
     """Read the learner file at ``path`` and the helper modules it imports (see the module docstring).
 
-    ``shown`` is how messages name the file (default: the path as given).
+    ``shown`` is how messages name the file (default: the path as given); ``problem``, the problem
+    graded (a notebook's ``%%grade OTHER`` cells are left out).
     """
     shown = str(path) if shown is None else shown
     try:
@@ -99,8 +142,38 @@ def read(path: Path, shown: str | None = None) -> LearnerFiles:
         raise SubmissionError(text("submission.folder", file=shown)) from None
     except OSError as err:
         raise SubmissionError(text("submission.unreadable", file=shown, why=err.strerror)) from None
+    return from_bytes(path, data, shown, problem)
+
+
+def from_bytes(path: Path, data: bytes, shown: str, problem: str | None = None) -> LearnerFiles:
+    """The learner files of ``path`` whose bytes are ``data`` (size already checked)."""
     source = decode(data, shown)
-    return LearnerFiles(path, source, helper_modules(path, source) if path.suffix == ".py" else {})
+    if path.suffix != NOTEBOOK_SUFFIX:
+        return LearnerFiles(path, source, helper_modules(path, source) if path.suffix in CODE_SUFFIXES else {})
+    from grader.notebook.code import read_notebook
+
+    code = read_notebook(source, shown, problem)
+    return LearnerFiles(path, code.source, helper_modules(path, code.source), code.spans, code.notes)
+
+
+def candidates(learner_file: str) -> list[str]:
+    """The names that may hold a problem's answer, in the order they win: ``NAME.py``, then the
+    notebook ``NAME.ipynb`` (a problem of code only; ``qa.yaml`` has no notebook)."""
+    stem, suffix = os.path.splitext(learner_file)
+    return [learner_file, stem + NOTEBOOK_SUFFIX] if suffix == ".py" else [learner_file]
+
+
+def find(folder: Path, learner_file: str) -> Path | None:
+    """The first of :func:`candidates` that is a file in ``folder``, or None."""
+    return next((folder / name for name in candidates(learner_file) if (folder / name).is_file()), None)
+
+
+def source_text(path: Path) -> str:
+    """The Python source graded for ``path`` (a notebook's code cells), for fingerprints; raises
+    SubmissionError or OSError."""
+    if path.suffix == NOTEBOOK_SUFFIX:
+        return read(path).source
+    return path.read_text(encoding="utf-8-sig")
 
 
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b|import[ \t]+([^#;\n]+))", re.M)

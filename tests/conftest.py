@@ -22,9 +22,11 @@ CORPUS = TESTS / "corpus"
 
 @pytest.fixture(autouse=True)
 def _english_unless_asked(monkeypatch: pytest.MonkeyPatch):
-    """Every test starts in English whatever the machine's locale; a test that wants Chinese asks."""
-    from grader import i18n
+    """Every test starts in English whatever the machine's locale; a test that wants Chinese asks.
+    No test writes a grading history (into tests/corpus/...) unless it asks (tests/test_history.py)."""
+    from grader import history, i18n
 
+    monkeypatch.setenv(history.ENV, "off")
     monkeypatch.delenv(i18n.LANG_ENV, raising=False)
     for name in i18n.LOCALE_ENVS:
         if os.environ.get(name, "").lower().startswith("zh"):

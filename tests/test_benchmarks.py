@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from measure import PREFIX, Stopped, require, run  # noqa: E402
+from measure import PREFIX, Lines, Stopped, require, run  # noqa: E402
 
 PY = sys.executable
 
@@ -53,6 +53,19 @@ def test_require_stops_in_process_work() -> None:
         require(False, "grade batch graded 3 of 4 submissions")
 
 
+def test_lines_of_a_running_process_stop_the_benchmark_when_it_ends_or_hangs() -> None:
+    printing = subprocess.Popen([PY, "-c", "print('a'); print('b: ready'); print('c')"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+    lines = Lines(printing, "the probe")
+    assert lines.until("ready", 60)[0] == "a\nb: ready\n"
+    with pytest.raises(Stopped, match=r"the probe exited with 0 before a line /never/: c"):
+        lines.until("never", 60)
+    hanging = subprocess.Popen([PY, "-c", "import time; time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+    with pytest.raises(Stopped, match=r"the watch printed no line /x/ within 0.2 s"):
+        Lines(hanging, "the watch").until("x", 0.2)
+    assert hanging.wait(timeout=10) != 0  # killed, not left behind
+
+
 def _benchmark(args: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([PY, *args], cwd=ROOT, capture_output=True, text=True, timeout=300,
                           env={**os.environ, **(env or {})})
@@ -76,4 +89,15 @@ def test_bench_batch_without_pytest_prints_no_ratio(tmp_path: Path) -> None:
     assert done.returncode == 1, done.stdout + done.stderr
     assert PREFIX in done.stderr and "hidden tests (no pytest summary)" in done.stderr
     assert "No module named pytest" in done.stderr
+    assert "ratio" not in done.stdout
+
+
+def test_bench_watch_with_a_cold_grade_that_fails_prints_no_ratio() -> None:
+    """The baseline is a cold grade at full marks: a wrong submission stops it before any watch starts."""
+    wrong = ROOT / "tests" / "corpus" / "self_attention" / "missing_scale.py"
+    done = _benchmark(["benchmarks/bench_watch.py", "--repeat", "1", "--problem", "self_attention",
+                       "--file", str(wrong), "--sandbox", "none"])
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert PREFIX in done.stderr and "a cold grade self_attention (full marks expected)" in done.stderr
+    assert "exited with 1, expected 0" in done.stderr
     assert "ratio" not in done.stdout

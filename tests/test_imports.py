@@ -74,7 +74,8 @@ def test_the_cycle_finder_finds_a_circle_through_a_lazy_import(tmp_path: Path) -
 
 
 @pytest.mark.parametrize(
-    "package", ["grader", "grader.batch", "grader.commands", "grader.qa", "grader.render", "grader.worker"]
+    "package", ["grader", "grader.batch", "grader.commands", "grader.notebook", "grader.qa", "grader.render",
+                "grader.worker"]
 )
 def test_no_import_circle_in(package: str) -> None:
     graph = import_graph(package)

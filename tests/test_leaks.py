@@ -32,7 +32,7 @@ import pytest
 import yaml
 
 from conftest import CORPUS
-from grader import engine, i18n
+from grader import engine, history, i18n
 from grader.i18n import LANGS
 from grader.render import FORMATS, log_text, render
 from grader.results import ProblemResult, Status
@@ -200,6 +200,20 @@ def test_no_output_shows_a_distinctive_secret_of_any_problem(graded) -> None:
             shown = shown_secrets(text, others[result.problem]) + shown_secrets(text, own)
             shown = [s for s in shown if not contains(_written(path), s)]
             assert not shown, f"{path.parent.name}/{path.name} shows {shown[:3]} in {where}"
+
+
+def test_the_grading_history_holds_no_secret(graded) -> None:
+    """A history line (grader/history.py) is ids, statuses and scores: no check's secret, no message,
+    nothing a hidden check printed, no reveal, in any language. Its scores are the totals every format
+    shows (a total of 0.5 may equal an answer: that is no leak); the rest is a version and a time."""
+    for path, result in graded.items():
+        data = json.loads(history.Entry.of(result).line())
+        assert (data.pop("score"), data.pop("max_score")) == (result.score, result.max_score)
+        assert data.pop("v") == history.VERSION and re.fullmatch(r"[-\dT:]+Z", data.pop("at"))
+        text = " ".join(_strings(data) + list(data["checks"]))
+        for check in result.checks:
+            for secret in _forbidden(check, path) + [m for m in (check.message.en, check.message.zh) if m]:
+                assert not contains(text, secret), f"{path.parent.name}/{path.name}: history shows {secret!r}"
 
 
 def test_the_instructor_sees_what_learners_do_not(graded) -> None:

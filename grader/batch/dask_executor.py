@@ -127,7 +127,8 @@ def _payload(job: Job) -> str:
 
     path = Path(job.path)
     text = path.read_text(encoding="utf-8")
-    helpers = submission.helper_modules(path, text.removeprefix("\ufeff")) if path.suffix == ".py" else {}
+    code = path.suffix in submission.CODE_SUFFIXES  # a .py file or a notebook: its helper modules travel too
+    helpers = submission.read(path, problem=job.problem).helpers if code else {}
     return json.dumps({"id": job.id, "problem": job.problem, "filename": path.name, "text": text,
                        "helpers": {name: base64.b64encode(data).decode() for name, data in helpers.items()},
                        "seed": job.seed, "budget_s": job.budget_s}, ensure_ascii=False)

@@ -2,13 +2,15 @@
 
 A GitHub Classroom clone or an LMS download unpacks as ``SUBMISSIONS_DIR/<student>/...``. A
 learner file is looked for at the top of the student's folder first, then (LMS archives often add
-a level or two) in sub-folders, shallowest first. Learner-controlled symbolic links are never
-followed.
+a level or two) in sub-folders, shallowest first. A problem's answer is ``NAME.py`` or the
+Jupyter notebook ``NAME.ipynb`` (:func:`grader.submission.candidates`); where both lie at the
+same depth, ``NAME.py`` is graded and the notebook is flagged (``ambiguous``). Learner-controlled
+symbolic links are never followed.
 
 Problems in the data are returned as :class:`Flag` records and never stop the batch: an empty
 folder, a folder with no learner files, an unreadable file, a file that is not UTF-8 or larger
-than the grader reads (:data:`grader.submission.MAX_FILE_BYTES`), a linked file, two candidate
-files for one problem. A file that cannot be read or decoded still gets a result (an error,
+than the grader reads (:data:`grader.submission.MAX_FILE_BYTES`), a notebook that cannot be read,
+a linked file, two candidate files for one problem. A file that cannot be read or decoded still gets a result (an error,
 0 points) so the gradebook says why. A submission's hash covers the helper modules it imports
 (:mod:`grader.submission`), so ``--resume`` regrades a file whose helper changed.
 """
@@ -24,7 +26,7 @@ from typing import Iterator
 from grader import submission as reading
 from grader.i18n import Text
 from grader.messages import text
-from grader.errors import GraderError
+from grader.errors import GraderError, SubmissionError
 
 #: How deep below a student's folder a learner file is looked for.
 MAX_DEPTH = 3
@@ -53,6 +55,11 @@ class Submission:
     path: Path
     sha256: str
     error: Text | str | None = None  # set when the file cannot be graded at all (unreadable, not UTF-8, link)
+
+
+def learner_names(problems: list) -> dict[str, str]:
+    """Every file name that holds an answer (``NAME.py``, ``NAME.ipynb``, ``qa.yaml``) -> its problem."""
+    return {name: p.name for p in problems for name in reading.candidates(p.spec.learner_file)}
 
 
 @dataclass(frozen=True)
@@ -124,7 +131,7 @@ def scan_student(root: Path, name: str, learner_files: dict[str, str]) -> Studen
         flags.append(Flag(name, "", "no_learner_files", text("batch.flag_no_files", expected=expected)))
     submissions = []
     for problem in sorted(found, key=list(learner_files.values()).index):
-        paths = sorted(found[problem], key=lambda p: (len(p.relative_to(folder).parts), str(p)))
+        paths = sorted(found[problem], key=lambda p: (len(p.relative_to(folder).parts), p.suffix == ".ipynb", str(p)))
         if len(paths) > 1:
             others = ", ".join(str(p.relative_to(folder)) for p in paths[1:])
             flags.append(
@@ -171,10 +178,11 @@ def _read(student: str, problem: str, path: Path, folder: Path) -> tuple[Submiss
                 Flag(student, problem, "too_large", refused.text))
     sha = hashlib.sha256(data).hexdigest()
     try:
-        source = reading.decode(data, shown)
-        helpers = reading.helper_modules(path, source) if path.suffix == ".py" else {}
+        helpers = reading.from_bytes(path, data, shown, problem).helpers
     except reading.Refused as err:
         return Submission(student, problem, path, sha, err.text), Flag(student, problem, err.kind, err.text)
+    except SubmissionError as err:  # a notebook that cannot be read
+        return Submission(student, problem, path, sha, err.text), Flag(student, problem, "unreadable", err.text)
     if helpers:
         sha = reading.content_hash(data, helpers)
     return Submission(student, problem, path, sha), None

@@ -27,7 +27,7 @@ def result_from_dict(data: dict[str, Any]) -> ProblemResult:
     """
     known = {
         "problem", "score", "max_score", "status", "seed", "grader_version", "duration_ms",
-        "isolation", "checks", "error", "error_line", "student", "grader_error",
+        "isolation", "checks", "error", "error_line", "student", "grader_error", "notes",
     }
     checks = []
     for c in data.get("checks", []):
@@ -62,6 +62,7 @@ def result_from_dict(data: dict[str, Any]) -> ProblemResult:
         error_line=data["error_line"] if type(data.get("error_line")) is int else None,
         extra={k: v for k, v in data.items() if k not in known},
         grader_error=bool(data.get("grader_error", False)),
+        notes=[Text.from_json(n) for n in data.get("notes", []) if n],
     )
 
 

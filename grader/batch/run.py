@@ -128,7 +128,7 @@ def run_batch(options: BatchOptions, progress: Progress | None = None) -> BatchS
 
     if options.resume:
         _check_same_shard(out, options.shard)
-    learner_files = {p.spec.learner_file: p.name for p in problems}
+    learner_files = discover.learner_names(problems)
     names = discover.students(options.submissions)
     discover.require_class_layout(options.submissions, names, set(learner_files))
     if options.shard is not None:

@@ -34,6 +34,7 @@ from grader.batch.fingerprint import fingerprint
 from grader.errors import GraderError, GraderFault, SubmissionError
 from grader.i18n import Text
 from grader.messages import text
+from grader.submission import source_text
 from grader.worker import sandbox
 from grader.worker.session import Zygote
 
@@ -82,8 +83,8 @@ class Worker:
                 self.restart(runtime)
                 raise _Failed(text("batch.worker_bug", detail=f"{type(err).__name__}: {err}")) from None
         try:
-            fp = fingerprint(path.read_text(encoding="utf-8-sig"))
-        except (OSError, UnicodeDecodeError):
+            fp = fingerprint(source_text(path))  # a notebook's: its code cells
+        except (OSError, UnicodeDecodeError, GraderError):
             fp = None
         return {"id": job["id"], "result": result.to_dict(None), "fingerprint": fp}
 

@@ -103,8 +103,9 @@ def grade_command(result: ProblemResult) -> str:
     return f"grade {result.problem} --file {shlex.quote(result.submission)}"
 
 
-#: How to try again, by where the learner reads the result: a terminal, a submission site, a repository.
-AGAIN = ("grade", "submit", "push")
+#: How to try again, by where the learner reads the result: a terminal, a submission site, a repository,
+#: a terminal under ``grade NAME --watch``, a notebook's ``%%grade`` cell.
+AGAIN = ("grade", "submit", "push", "save", "cell")
 
 
 def next_step(result: ProblemResult, again: str = "grade", lang: str | None = None) -> str | None:

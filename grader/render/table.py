@@ -17,7 +17,7 @@ from grader.render.feedback import STATUS_COLOURS, next_step, points, status_wor
 from grader.results import CheckResult, ProblemResult, Status, total
 
 
-def _detail(check: CheckResult, verbose: bool, lang: str) -> list[tuple[str, str]]:
+def detail_lines(check: CheckResult, verbose: bool, lang: str) -> list[tuple[str, str]]:
     """(style, text) lines for the Details column; the learner's text is never markup."""
     lines: list[tuple[str, str]] = []
     if check.status is not Status.PASS:
@@ -36,7 +36,7 @@ def _detail(check: CheckResult, verbose: bool, lang: str) -> list[tuple[str, str
     return lines
 
 
-def _diagnoses(result: ProblemResult) -> list[tuple]:
+def diagnoses(result: ProblemResult) -> list[tuple]:
     """Each recognised mistake once: (title, hint, number of checks it cost)."""
     seen: dict[str, list] = {}
     for check in result.checks:
@@ -47,8 +47,11 @@ def _diagnoses(result: ProblemResult) -> list[tuple]:
 
 
 def render_table(
-    results: list[ProblemResult], *, verbose: bool = False, combined: bool = False, lang: str | None = None
+    results: list[ProblemResult], *, verbose: bool = False, combined: bool = False, lang: str | None = None,
+    again: str = "grade",
 ) -> str:
+    """The table; ``again`` says how to grade a file that could not be graded again
+    (grader.render.feedback.AGAIN: run the command, ``save`` it under --watch, run a notebook's ``cell``)."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -70,7 +73,7 @@ def render_table(
             expand=False,
         )
         details = [
-            "\n".join(f"[{style}]{escape(text)}[/]" if style else escape(text) for style, text in _detail(c, verbose, lang))
+            "\n".join(f"[{style}]{escape(text)}[/]" if style else escape(text) for style, text in detail_lines(c, verbose, lang))
             for c in result.checks
         ]
         table.add_column(t("table.status", lang), no_wrap=True)
@@ -95,14 +98,16 @@ def render_table(
                 row.append(str(check.duration_ms))
             table.add_row(*row)
         console.print(table)
+        for note in result.notes:  # about the file, e.g. a notebook's lines that were not graded
+            console.print(f"[dim]{escape(note.get(lang))}[/]")
         _print_figures(console, result, verbose, lang)
-        for title, hint, n in _diagnoses(result):
+        for title, hint, n in diagnoses(result):
             checks = t("summary.checks_one", lang) if n == 1 else t("summary.checks_many", lang, n=n)
             headline = escape(t("summary.mistake", lang, checks=checks, title=title))
             console.print(f"[bold]{headline}[/]\n  [cyan]{escape(t('summary.hint_label', lang))}[/]{escape(hint.get(lang))}")
         if result.error:
             console.print(f"[red]{escape(t('summary.could_not_grade', lang))}[/] {escape(result.error.get(lang))}")
-            console.print(f"[bold]{escape(next_step(result, lang=lang) or '')}[/]")
+            console.print(f"[bold]{escape(next_step(result, again, lang) or '')}[/]")
         console.print(_summary(result, lang))
         printed = sum(1 for c in result.checks if c.output.strip())
         if printed and not verbose:  # the learner's prints are shown with -v only: say so
@@ -176,14 +181,23 @@ def _failing(result: ProblemResult, lang: str) -> str:
     return t("sep.list", lang).join(t(f"count.{s.value}", lang, n=n) for s, n in counts.items())
 
 
-def _summary(result: ProblemResult, lang: str) -> str:
-    from rich.markup import escape
-
+def summary(result: ProblemResult, lang: str) -> tuple[str, str]:
+    """(status class, line): the last line under a table (not attempted, all pass, or the score)."""
     score, max_score = points(result.score), points(result.max_score)
     if result.not_attempted:
         name = result.submission.rsplit("/", 1)[-1] or result.problem
-        return f"[yellow]{escape(t('summary.not_attempted', lang, max_score=max_score, file=name))}[/]"
+        return Status.NOT_ATTEMPTED.value, t("summary.not_attempted", lang, max_score=max_score, file=name)
     if result.status == "pass":
-        return f"[bold green]{escape(t('summary.all_pass', lang, score=score, max_score=max_score))}[/]"
+        return Status.PASS.value, t("summary.all_pass", lang, score=score, max_score=max_score)
     failing = _failing(result, lang)
-    return f"[bold]{escape(t('summary.score', lang, score=score, max_score=max_score, counts=failing))}[/]"
+    return "bold", t("summary.score", lang, score=score, max_score=max_score, counts=failing)
+
+
+_SUMMARY_STYLES = {Status.NOT_ATTEMPTED.value: "yellow", Status.PASS.value: "bold green", "bold": "bold"}
+
+
+def _summary(result: ProblemResult, lang: str) -> str:
+    from rich.markup import escape
+
+    style, line = summary(result, lang)
+    return f"[{_SUMMARY_STYLES[style]}]{escape(line)}[/]"
