@@ -26,11 +26,11 @@ import yaml
 from grader.errors import SpecError
 from grader.qa.bank import QuestionBank
 
-#: The labelled sets: written with the rubrics; written blind, then studied (two); written blind, unread.
+#: The labelled sets: written with the rubrics; written blind, then studied (two); written blind, read once.
 SPLITS = ("tuning", "dev", "dev_b", "heldout_c")
 #: Blind sets not read yet: graded only when named (``bench_qa_text.py --split``), once, after the grader is
 #: frozen; the tests load them but never grade them.
-UNREAD = ("heldout_c",)
+UNREAD: tuple[str, ...] = ()
 LABELS = ("full", "partial", "zero")
 LANGS = ("en", "zh")
 #: How a learner wrote the answer. The last four are wrong answers: they must score below half.
