@@ -1,0 +1,40 @@
+"""Mistake: k and v are cached as (B, T, h, d_head), before the transpose, and grown on dim 1."""
+
+import math
+
+import torch
+from torch import nn
+
+
+class CachedSelfAttention(nn.Module):
+    def __init__(self, d_model, num_heads):
+        super().__init__()
+        self.h, self.d_head = num_heads, d_model // num_heads
+        self.q_proj = nn.Linear(d_model, d_model)
+        self.k_proj = nn.Linear(d_model, d_model)
+        self.v_proj = nn.Linear(d_model, d_model)
+        self.o_proj = nn.Linear(d_model, d_model)
+
+    def split(self, t):
+        B, T, _ = t.shape
+        return t.view(B, T, self.h, self.d_head).transpose(1, 2)
+
+    def forward(self, x, cache=None):
+        B, T_new, D = x.shape
+        q = self.split(self.q_proj(x))
+        k_raw = self.k_proj(x).view(B, T_new, self.h, self.d_head)
+        v_raw = self.v_proj(x).view(B, T_new, self.h, self.d_head)
+        if cache is not None:
+            k_raw = torch.cat([cache[0], k_raw], dim=1)
+            v_raw = torch.cat([cache[1], v_raw], dim=1)
+        k, v = k_raw.transpose(1, 2), v_raw.transpose(1, 2)
+        T_past = k.shape[2] - T_new
+        scores = q @ k.transpose(-2, -1) / math.sqrt(self.d_head)
+        mask = torch.ones(T_new, k.shape[2], dtype=torch.bool, device=x.device).tril(diagonal=T_past)
+        scores = scores.masked_fill(~mask, float("-inf"))
+        y = (scores.softmax(dim=-1) @ v).transpose(1, 2).reshape(B, T_new, D)
+        return self.o_proj(y), (k_raw, v_raw)
+
+
+def kv_cache_bytes(num_layers, batch, seq_len, num_kv_heads, d_head, bytes_per_value):
+    return 2 * num_layers * batch * seq_len * num_kv_heads * d_head * bytes_per_value
