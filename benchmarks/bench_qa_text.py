@@ -1,7 +1,7 @@
 """How well free-text answers are graded: agreement with labelled answers, by split and language.
 
-    python benchmarks/bench_qa_text.py                 # the tuning, dev and held-out sets
-    python benchmarks/bench_qa_text.py --split heldout_c  # the unread blind set: only by name, once, grader frozen
+    python benchmarks/bench_qa_text.py                 # the tuning, dev, dev_b (studied) and heldout_c (blind) sets
+    python benchmarks/bench_qa_text.py --split heldout_c  # the blind set only
     python benchmarks/bench_qa_text.py --worst 20      # list more of the worst misses
     python benchmarks/bench_qa_text.py --split tuning  # one split only
     python benchmarks/bench_qa_text.py --timing 11     # also: wall time of `grade qa` on the full reference answers
@@ -107,7 +107,7 @@ def main() -> None:
     for split in args.split or [s for s in SPLITS if s not in UNREAD]:
         answers = load_set(SETS / split, bank)
         if not answers:
-            require(split == "heldout" and not args.split, f"the {split} set in {SETS / split} holds no answer")
+            require(split not in ("tuning", "dev") and not args.split, f"the {split} set in {SETS / split} holds no answer")
             print(f"\n== {split}: no answers yet ({SETS / split})")
             continue
         graded = grade_set(answers, bank)

@@ -180,5 +180,7 @@ def test_a_class_may_hand_in_notebooks_and_a_py_file_wins_over_its_notebook(tmp_
     assert alice["score"] == alice["max_score"] and alice["notes"][0].startswith("Not graded (IPython")
     assert bob["score"] == bob["max_score"] and "notes" not in bob
     assert carol["score"] == 0 and "is not a Jupyter notebook the grader can read" in carol["error"]
+    report = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert "Not graded (IPython, not Python): cell 2, line 1: %pip install" in report  # alice's notebook
     grades = (tmp_path / "out" / "grades.csv").read_text(encoding="utf-8-sig")
     assert "self_attention.ipynb" in grades.split("bob", 1)[1].splitlines()[0]  # bob's notebook: flagged, not graded

@@ -15,6 +15,7 @@ from grader.errors import SpecError
 from grader.qa.bank import load_bank
 from grader.qa.grading import grade
 from grader.qa.labelled import SPLITS, UNREAD, agreement, grade_set, load_set
+from grader.qa.text import canonical
 
 BANK = load_bank(ProblemBank().get("qa").folder)
 
@@ -346,14 +347,16 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------------- agreement with labels
 
 #: Agreement the grader keeps on each labelled set (tests/qa_text/README.md); see benchmarks/bench_qa_text.py.
-#: tuning and dev were studied; heldout is the blind set. Its floor was fixed at the issue's targets
-#: (95%, no wrong answer at half) before it was read; it measured 80.8% and 10 wrong answers at half,
-#: so these two entries hold the measured floor (minus a small margin), not the target: the gap is
-#: stated in docs/qa_text.md. Raise them only by improving the grader on other answers, never by
-#: tuning on the held-out set.
-AGREEMENT = {"tuning": 0.97, "dev": 0.95, "heldout": 0.79}
+#: tuning, dev and dev_b have all been studied (dev_b was the second blind set, reported at 80.8% and 10
+#: wrong answers at half before it was studied): their floors sit just below what the grader reaches
+#: (100%, 98.7%, 99.0%), and they measure regressions, not generalisation (docs/qa_text.md).
+#: heldout_c is the blind set: read once with the grader frozen (7e21451), it measured 84.6% and 12
+#: wrong answers at half, short of the issue's targets (95%, none); its entries are that measured
+#: floor, not the target. Raise them only by improving the grader on other answers, never by tuning
+#: on heldout_c.
+AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.84}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more.
-WRONG_AT_HALF = {"tuning": 0, "dev": 0, "heldout": 10}
+WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 12}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -518,3 +521,45 @@ def test_a_list_of_known_topic_terms_is_a_keyword_list() -> None:
         assert verdict.fraction == 0.0 and verdict.notes[0][0] == "text_keywords", answer
     terse = grade(BANK.get("encoder_vs_decoder"), "BERT：双向，没有因果掩码，MLM；GPT：因果掩码，预测下一个词")
     assert terse.fraction == 1.0, terse.message("zh")
+
+
+def test_renaming_the_questions_terms_is_an_echo_unless_it_follows_from_a_claim() -> None:
+    """Lexicon synonyms of the question's own words ("缩小" for "减小", "caches the keys and values" for
+    "KV cache") say nothing new; said as the consequence of a claim ("…, so the cache shrinks") they count."""
+    echo = grade(BANK.get("kv_cache_purpose"), "A KV cache speeds up generation because it caches the keys and values.")
+    assert echo.fraction == 0.0, echo.message()
+    gqa = BANK.get("gqa_kv_sharing")
+    renamed = grade(gqa, "MQA 和 GQA 可以缩小 KV 缓存。")
+    assert renamed.fraction == 0.0, renamed.message("zh")
+    consequence = grade(gqa, "多个查询头共享一个 KV 头，所以 KV 缓存就缩小了。")
+    assert [c.id for c in consequence.found] == ["shared_kv", "cache_shrinks"], consequence.message("zh")
+
+
+def test_separated_single_words_and_definitions_are_a_keyword_list() -> None:
+    for question, answer in (("kv_cache_purpose", "keys, values, cache, decoding, reuse"),
+                             ("why_multi_head", "子空间、concat、W_O、h=8、d_k=64")):
+        verdict = grade(BANK.get(question), answer)
+        assert verdict.fraction == 0.0 and verdict.notes[0][0] == "text_keywords", answer
+    sentence = grade(BANK.get("explain_sqrt_dk"), "to avoid vanishing gradients")
+    assert sentence.fraction > 0, sentence.message()
+
+
+def test_a_short_gap_does_not_run_into_the_next_clause() -> None:
+    """"没有卷积，所以要把位置……" does not say "没有……位置": a short rubric gap stays in its clause."""
+    verdict = grade(BANK.get("why_positional"), "因为 Transformer 没有 RNN 的循环结构，也没有卷积，所以要把位置编码加到词向量上。")
+    assert [c.id for c in verdict.found] == ["no_recurrence", "inject_position"], verdict.message("zh")
+
+
+def test_numbers_and_special_values_in_words_have_one_spelling() -> None:
+    assert canonical("写成负十亿") == "写成-1e9" and canonical("minus 1e9") == "-1e9"
+    assert canonical("e 的 0 次方是一") == "exp(0)是一" and canonical("e to the zero is one") == "exp(0) is one"
+    assert canonical("结果是非数, zero over zero") == "结果是nan, 0/0"
+    verdict = grade(BANK.get("mask_fill_value"), "分数写成零，取完指数是一，照样能分走权重；写成负无穷时整行是 0/0，得到非数；"
+                                                 "写成负十亿时大家分数一样，归一化后就是平均分配。")
+    assert verdict.fraction == 1.0, verdict.message("zh")
+
+
+def test_more_ways_of_reporting_a_belief_to_reject_it() -> None:
+    verdict = grade(BANK.get("quadratic_cost"), "有人说平方增长是因为参数量随长度增长，这不对。每个查询都要和全部 n 个键做点积，"
+                                                "得到 n×n 的分数矩阵，既要算也要存。")
+    assert verdict.mistake is None and verdict.fraction == 1.0, verdict.message("zh")

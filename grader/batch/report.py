@@ -300,6 +300,7 @@ def _student_detail(index: int, student: str, results: dict[str, ProblemResult],
         )
         if result.error:
             html += f"<p>{escape(result.error.get())}</p>"
+        html += "".join(f'<p class="muted">{escape(note.get())}</p>' for note in result.notes)  # a notebook's
         html += f"<table><tr>{_th('check', 'status', 'points', 'message')}</tr>"
         for c in result.checks:
             message = c.message.get()

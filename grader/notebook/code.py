@@ -15,9 +15,9 @@ What is left out, because it is IPython and not Python, and said in the feedback
 Markdown and raw cells are not code. IPython compiles each cell on its own, so a cell may say
 ``from __future__ import annotations`` anywhere; Python allows it only at the top of a file, so
 such lines move to one line at the top of the source. Each line of the source remembers its cell
-(:class:`Span`, kept by :class:`grader.submission.LearnerFiles`), so that a syntax error or an exception names
-``notebook.ipynb, cell 4, line 2``: cells are counted from the top, markdown included, as a
-learner counts them on the screen.
+(:class:`Span`, kept by :class:`grader.submission.LearnerFiles`), so that a syntax error or an
+exception names ``notebook.ipynb, cell 4, line 2``: cells are counted from the top, markdown
+included, as a learner counts them on the screen.
 """
 
 from __future__ import annotations

@@ -133,6 +133,10 @@ class Question:
         metadata=_doc("text: the things the question contrasts (bert, gpt), each with phrasings naming it; see `about`"),
     )
     topic: str = field(default="", metadata=_doc("set by the loader from the file name"))
+    synonyms: list[str] = field(
+        default_factory=list,
+        metadata=_doc("set by the loader: the lexicon's spellings of the terms the question names (text; for echoes)"),
+    )
     follows: str | None = field(
         default=None,
         metadata=_doc('the id of the question this one builds on ("with the same q and k"): the quiz asks it right after'),
@@ -241,6 +245,8 @@ def _load_lexicon(path: Path) -> dict[str, str]:
 # A bounded gap ``[^.;]{0,40}`` matches as little as it can: a claim is its shortest span, not one
 # that runs on into the next clause.
 _LAZY_GAP = re.compile(r"(?<!\\)(\{\d*,\d+\})(?!\?)")
+# A short gap (ten characters at most) stays in its clause: "没有卷积，所以要把位置……" does not say "没有……位置".
+_SHORT_GAP = re.compile(r"\[\^([^\],]*)\]\{0,(10|[1-9])\}")
 
 
 def _expand_terms(q: Question, lexicon: dict[str, str], where: str) -> Question:
@@ -255,7 +261,7 @@ def _expand_terms(q: Question, lexicon: dict[str, str], where: str) -> Question:
                 raise SpecError(f"{where}: pattern {match.group(0)!r} names no term of {LEXICON}")
             return lexicon[match.group(1)]
 
-        return [_LAZY_GAP.sub(r"\1?", _TERM.sub(one, pattern)) for pattern in patterns]
+        return [_LAZY_GAP.sub(r"\1?", _SHORT_GAP.sub(r"[^\1,]{0,\2}", _TERM.sub(one, pattern))) for pattern in patterns]
 
     def phrasings(p: Phrasings) -> Phrasings:
         return Phrasings(expand(p.en), expand(p.zh))
@@ -265,7 +271,10 @@ def _expand_terms(q: Question, lexicon: dict[str, str], where: str) -> Question:
     ]
     mistakes = [replace(w, en=expand(w.en), zh=expand(w.zh)) for w in q.mistakes]
     subjects = {name: phrasings(p) for name, p in q.subjects.items()}
-    return replace(q, concepts=concepts, mistakes=mistakes, subjects=subjects)
+    # An answer that only renames the question's own terms ("缩小 KV 缓存" for "减小 KV 缓存") says nothing new.
+    asked = f"{q.question.en} {q.question.zh}".lower()
+    synonyms = [spellings for spellings in lexicon.values() if re.search(spellings, asked)]
+    return replace(q, concepts=concepts, mistakes=mistakes, subjects=subjects, synonyms=synonyms)
 
 
 def _with_topic(question: Question, topic: str) -> Question:

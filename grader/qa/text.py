@@ -8,7 +8,8 @@ A question's rubric (``concepts``) lists the ideas a full answer states. Each id
   saturate") takes it back; for an idea marked ``danger`` (what the fix prevents), a negation that
   serves a purpose ("so that the softmax does not saturate", "防止……") states the same danger;
 * it says something the question did not: a span made only of the question's words, in a clause
-  with no new words, is an echo.
+  with no new words, is an echo; so is one that only respells them with the lexicon's synonyms
+  ("缩小 KV 缓存" for "减小 KV 缓存"), unless the clause follows from a claim ("…，所以缓存就变小了").
 
 An idea's ``against`` phrasings assert its opposite ("the scale makes the gradients larger"); a
 question's named ``mistakes`` are misconceptions. Either one, plainly asserted, cancels one right
@@ -49,7 +50,12 @@ _REWRITES = [
     (re.compile(r"d_k\s*(\*\*|\^)\s*\(?(0?\.5|1\s*/\s*2)\)?"), "sqrt(d_k)"),
     (re.compile(r"\bn\s*(\*\*|\^)\s*2|\bn\s+squared|n\s*的平方"), "n^2"),
     (re.compile(r"(negative|minus)\s+infinity|-\s*infinity|负无穷(大)?"), "-inf"),
-    (re.compile(r"10\s*\^\s*9|1\s*e\s*\+?\s*9"), "1e9"),
+    (re.compile(r"10\s*\^\s*9|1\s*e\s*\+?\s*9|\ba billion\b|十亿"), "1e9"),
+    (re.compile(r"\b(negative|minus)\s+1e9|负\s*1e9"), "-1e9"),
+    (re.compile(r"\be\s*(\^\s*\(?0\)?|0\b|to the (power of )?(zero|0)( power)?)|\bexp(onential)?\s+of\s+(zero|0)\b"
+                r"|\be\s*的\s*(零|0)\s*次方"), "exp(0)"),
+    (re.compile(r"\bnot a number\b|非数"), "nan"),
+    (re.compile(r"\bzero (over|divided by) zero\b|零除以零|0\s*除以\s*0"), "0/0"),
     (re.compile(r"\s*(->|=>|⇒|⟶|⟹)\s*"), " → "),
 ]
 
@@ -69,7 +75,7 @@ _TOKEN = re.compile(r"[a-z0-9_^()/\u0370-\u03ff]+|[\u3400-\u9fff]")
 _STOPWORDS = frozenset(
     "a an the is are be been was were it its this that these those of to in on for by with and or so as at "
     "we you i do does did why what how which because since then than there their them they can will would "
-    "not no yes very just also into from about".split()
+    "not no yes very just also into from about use using used via".split()
 ) | frozenset("的了是在和与为就也都而及把被让使它这那个一么吗呢吧啊要会能可以因所什怎如何")
 
 
@@ -112,13 +118,14 @@ _REPORTED = re.compile(
     r"a (?:common|classic|frequent|typical) (?:mistake|misconception|mix-?up|confusion|myth|error|trap)\w*(?: is)?(?: to)?)"
     r"\s+(?:think|believe|assume|say|claim|guess|expect)\w*"
     r"|\b(?:a (?:common|classic) (?:mistake|misconception|mix-?up|myth))\b|\bit is a myth\b|\bcontrary to\b"
+    r"|\bit'?s (?:often|commonly|sometimes) (?:said|claimed|believed|thought)\b|\bthe naive (?:answer|view|explanation|guess) is\b"
     r"|\b(?:it'?s|it is|this is|that'?s) not (?:that|because)\b|\bnot because\b|"
-    r"(?:很多|不少|有些|有的|一些)人(?:以为|认为|觉得|误以为)|误以为|常见的(?:误解|错误|误区)|容易(?:误以为|以为|搞混)|"
+    r"(?:很多|不少|有些|有的|一些|有|常有)人(?:以为|认为|觉得|误以为|说)|误以为|(?:有一?种|一种)(?:说法|误解)(?:是|认为)?|常见的(?:误解|错误|误区)|容易(?:误以为|以为|搞混)|"
     r"(?:并?不是|并非)(?:因为|说)"
 )
 _TURN = re.compile(
     r"\b(?:actually|in fact|in reality|really|instead|rather|but|however|it (?:does|is|was)n'?t|not so|wrong|false)\b|"
-    r"其实|实际上|事实上|恰恰相反|相反|但|然而|并非如此|不是这样|错"
+    r"其实|实际上|事实上|恰恰相反|相反|但|然而|并非如此|不是这样|错|不对"
 )
 
 
@@ -164,8 +171,12 @@ class Match:
     echo: bool  # only the question's words, in a clause with nothing new
 
 
-def find(patterns: list[str], answer: str, asked: set[str]) -> list[Match]:
-    """Every match of ``patterns`` in the canonical ``answer``, with its polarity."""
+def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[str] = frozenset()) -> list[Match]:
+    """Every match of ``patterns`` in the canonical ``answer``, with its polarity.
+
+    ``asked`` holds the question's words, ``renamed`` the answer's other spellings of them (its lexicon
+    terms): a clause made of those is an echo too, unless it is said to follow from what comes before.
+    """
     matches = []
     for pattern in patterns:
         regex, spelled = _compiled(pattern)
@@ -187,9 +198,20 @@ def find(patterns: list[str], answer: str, asked: set[str]) -> list[Match]:
             if _reported(answer, start):
                 negated, framed = True, False
             clause_end = _clause_end(answer, end)
-            echo = not (content(answer[start:end]) - asked) and not (content(answer[clause_start:clause_end]) - asked)
+            said, clause = content(answer[start:end]), content(answer[clause_start:clause_end])
+            echo = not (said - asked) and not (clause - asked) or (
+                not (said - asked - renamed) and not (clause - asked - renamed) and not _consequence(answer, clause_start, clause_end))
             matches.append(Match(start, end, negated, framed, echo))
     return matches
+
+
+# "..., so the cache shrinks", "……，缓存就变小了": the question's words, said as what follows from a claim before.
+_CONSEQUENCE = re.compile(r"\b(?:so|thus|hence|therefore|which means)\b|所以|因此|于是|从而|就")
+
+
+def _consequence(answer: str, clause_start: int, clause_end: int) -> bool:
+    sentence = _sentence_start(answer, clause_start, limit=400)
+    return bool(_CONSEQUENCE.search(answer, clause_start, clause_end)) and bool(answer[sentence:clause_start].strip(" ,"))
 
 
 _SENTENCE_END = re.compile(r"[.;!?](\s|$)|[。！？;]")
@@ -226,6 +248,7 @@ _RELATION_ZH = re.compile(
 )
 # Nouns that hold a relating character (显存 holds 存): topic words, not relations.
 _NOUNS_ZH = re.compile(r"显存|缓存|内存|存储|复用|计算|算力|算法|运算|过程|有效|比例")
+_FORMULA = re.compile(r"[\w^()/.*·+\- ]{1,12}=[\w^()/.*·+\- ]{1,20}")
 _COMPARATIVE_EN = re.compile(r"\b(larger|bigger|smaller|higher|lower|more|less|fewer|very)\b")
 
 
@@ -234,11 +257,17 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
 
     ``known`` is the question's own text (question, model answer, idea labels): a longer Chinese item
     taken from it ("注意力矩阵") is a topic word too, and so is an English one whose only relating word
-    is an adjective ("lower triangular") in a list of three or more.
+    is an adjective ("lower triangular") in a list of three or more. In a list separated by commas
+    (or 、) a single English word is a topic word ("keys, values, cache, reuse"), and so is a
+    definition ("h=8") in a list of four or more.
     """
-    if re.search(r"[→=<>≈∝~]|[^\d\s]\s*:", answer):  # an arrow, a formula, "BERT: bidirectional"
-        return False
     items = [i for i in _ITEM_SPLIT.split(answer.strip(" .。!！")) if i]
+    # An arrow, a formula, "BERT: bidirectional" relate things; in a list of four or more, a definition
+    # ("h=8", "θ_i = 10000^(-2i/d)") is one more topic word.
+    long_list = len(items) >= 4
+    if re.search(r"[→<>≈∝~]|[^\d\s]\s*:", answer) or any("=" in i and not (long_list and _FORMULA.fullmatch(i)) for i in items):
+        return False
+    separated = len(items) >= 3  # "keys, values, cache, reuse": a word alone relates nothing
     if len(items) == 1:
         items = answer.strip(" .。!！").split()
         if len(items) > 5:
@@ -247,8 +276,12 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
         return False
     listed = len(items) >= 3
     for item in items:
+        if separated and (_FORMULA.fullmatch(item) or re.fullmatch(r"[a-z_-]+", item)):
+            continue
         if _CJK.search(item):
             longest = 6 if item in known else 5 if len(items) >= 4 else 4
+            if listed and re.fullmatch(r"更[\u3400-\u9fff]", item):
+                continue  # a bare comparative ("更快"), like "lower" in an English list
             if len(_CJK.findall(item)) > longest or _RELATION_ZH.search(_NOUNS_ZH.sub("", item)):
                 return False
         elif len(item.split()) > 3:
@@ -281,17 +314,34 @@ class Judgement:
         self.confidence = min(self.confidence, confidence)
 
 
+#: No keyword list is longer (eight items of a few words): longer answers skip the check.
+_LONGEST_LIST = 240
+
+
+@lru_cache(maxsize=256)
+def _asked(text: str) -> frozenset[str]:
+    return frozenset(content(canonical(text)))
+
+
+@lru_cache(maxsize=256)
+def _known(text: str) -> str:
+    return canonical(text)
+
+
 def judge(question: Question, raw: str) -> Judgement:
     """Grade one free-text answer (not blank) against ``question``'s rubric."""
     answer = canonical(raw)
-    asked = content(canonical(question.question.en + " " + question.question.zh))
+    asked = set(_asked(question.question.en + " " + question.question.zh))
+    # The question's terms, however the answer spells them.
+    renamed = frozenset(word for spellings in question.synonyms
+                        for m in _compiled(spellings)[0].finditer(answer) for word in content(m.group(0)))
     concepts = question.concepts
     total = sum(c.points for c in concepts)
-    if not (content(answer) - asked):
+    if not (content(answer) - asked - renamed):
         return Judgement(0.0, missing=list(concepts), notes=[("text_repeats", {})])
-    known = canonical(" ".join([question.question.en, question.question.zh, *question.answer.values(),
-                                *(c.label.en + " " + c.label.zh for c in concepts)]))
-    if is_keyword_list(answer, known):
+    if len(answer) <= _LONGEST_LIST and is_keyword_list(answer, _known(
+            " ".join([question.question.en, question.question.zh, *question.answer.values(),
+                      *(c.label.en + " " + c.label.zh for c in concepts)]))):
         return Judgement(0.0, missing=list(concepts), notes=[("text_keywords", {})])
 
     result = Judgement(0.0)
@@ -300,8 +350,8 @@ def judge(question: Question, raw: str) -> Judgement:
     evidence: dict[str, list[Match]] = {}
     wrong_sentences: set[int] = set()
     for concept in concepts:
-        matches = find(concept.en + concept.zh, answer, asked)
-        against = asserted(find(concept.against.en + concept.against.zh, answer, asked), allow_frame=False)
+        matches = find(concept.en + concept.zh, answer, asked, renamed)
+        against = asserted(find(concept.against.en + concept.against.zh, answer, asked, renamed), allow_frame=False)
         said = asserted(matches, allow_frame=concept.danger)
         if concept.about:
             # Said of the other subject ("prefill is memory-bound"), the idea is stated the wrong way round.
@@ -324,7 +374,7 @@ def judge(question: Question, raw: str) -> Judgement:
             if any(m.negated and not m.echo for m in matches):
                 result.doubt("text_doubt_negated", 0.5)
     for wrong in question.mistakes:
-        mentioned = find(wrong.en + wrong.zh, answer, asked)
+        mentioned = find(wrong.en + wrong.zh, answer, asked, renamed)
         hits = asserted(mentioned, allow_frame=False)
         if hits and any(m.negated and not m.echo for m in mentioned):
             # The answer rejects the mistake ("not by d_k") and then discusses it ("dividing by d_k shrinks...").
