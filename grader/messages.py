@@ -146,6 +146,10 @@ MESSAGES = Catalogue("grader.messages", {
         "en": "{problem}: no {expected} in your upload, so it is graded as not attempted.",
         "zh": "{problem}：你的提交中没有 {expected}，因此按未作答评分。",
     },
+    "autograder.missing_either": {
+        "en": "{problem}: no {expected} or {notebook} in your upload, so it is graded as not attempted.",
+        "zh": "{problem}：你的提交中既没有 {expected} 也没有 {notebook}，因此按未作答评分。",
+    },
     "autograder.failed": {
         "en": "The autograder could not grade this submission. Tell your instructor.",
         "zh": "自动评分程序无法为这次提交评分，请告诉你的老师。",
