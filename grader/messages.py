@@ -881,8 +881,8 @@ MESSAGES = Catalogue("grader.messages", {
     "notebook.left_cell": {"en": "{place} (a {magic} cell)", "zh": "{place}（{magic} 单元格）"},
     "notebook.left_more": {"en": "and {n} more", "zh": "另有 {n} 处"},
     "notebook.magic_usage": {
-        "en": "usage: %%grade NAME [--lang en|zh] [--seed N] [--timeout SECONDS] [--sandbox MODE] [-v]: {problem}",
-        "zh": "用法：%%grade NAME [--lang en|zh] [--seed N] [--timeout SECONDS] [--sandbox MODE] [-v]：{problem}",
+        "en": "usage: %%grade NAME [--lang en|zh] [--seed N] [--timeout SECONDS] [--sandbox MODE] [-v] [--no-history]: {problem}",
+        "zh": "用法：%%grade NAME [--lang en|zh] [--seed N] [--timeout SECONDS] [--sandbox MODE] [-v] [--no-history]：{problem}",
     },
     "notebook.grading_failed": {
         "en": "the grading process ended without a result ({detail}); run the cell again",
