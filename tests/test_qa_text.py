@@ -535,6 +535,15 @@ def test_renaming_the_questions_terms_is_an_echo_unless_it_follows_from_a_claim(
     assert [c.id for c in consequence.found] == ["shared_kv", "cache_shrinks"], consequence.message("zh")
 
 
+def test_another_form_of_the_questions_words_is_an_echo() -> None:
+    """"encode the positions" only respells "positional encodings": -ing, -ed, -e, -al do not make a new word."""
+    question = BANK.get("why_positional")
+    echo = grade(question, "A Transformer needs positional encodings to encode the positions of the tokens.")
+    assert echo.fraction == 0.0, echo.message()
+    claim = grade(question, "Attention is blind to order, so we add a position vector to each token's embedding.")
+    assert claim.fraction > 0, claim.message()
+
+
 def test_separated_single_words_and_definitions_are_a_keyword_list() -> None:
     for question, answer in (("kv_cache_purpose", "keys, values, cache, decoding, reuse"),
                              ("why_multi_head", "子空间、concat、W_O、h=8、d_k=64")):

@@ -71,6 +71,8 @@ def canonical(text: str) -> str:
 # ------------------------------------------------------------------------------- words
 
 _PLURAL = re.compile(r"(?<!s)s$")
+# "encode", "encoding", "encoded"; "position", "positional": one word for the echo test.
+_SUFFIX = re.compile(r"(?:ings?|ed|e|al|ally)$")
 _TOKEN = re.compile(r"[a-z0-9_^()/\u0370-\u03ff]+|[\u3400-\u9fff]")
 _STOPWORDS = frozenset(
     "a an the is are be been was were it its this that these those of to in on for by with and or so as at "
@@ -80,7 +82,12 @@ _STOPWORDS = frozenset(
 
 
 def _stem(token: str) -> str:
-    return _PLURAL.sub("", token) if len(token) > 3 and token.isalpha() else token
+    """The token without a plural -s, and without -ing, -ed, -e, -al when four letters are left."""
+    if len(token) <= 3 or not token.isalpha() or token in _STOPWORDS:
+        return token
+    token = _PLURAL.sub("", token)
+    bare = _SUFFIX.sub("", token)
+    return bare if len(bare) >= 4 else token
 
 
 def tokens(text: str) -> set[str]:
