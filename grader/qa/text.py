@@ -54,7 +54,7 @@ _REWRITES = [
     (re.compile(r"\b(negative|minus)\s+1e9|负\s*1e9"), "-1e9"),
     (re.compile(r"\be\s*(\^\s*\(?0\)?|0\b|to the (power of )?(zero|0)( power)?)|\bexp(onential)?\s+of\s+(zero|0)\b"
                 r"|\be\s*的\s*(零|0)\s*次方"), "exp(0)"),
-    (re.compile(r"\bnot a number\b|非数"), "nan"),
+    (re.compile(r"\bnot[- ]a[- ]number\b|非数"), "nan"),
     (re.compile(r"\bzero (over|divided by) zero\b|零除以零|0\s*除以\s*0"), "0/0"),
     (re.compile(r"\s*(->|=>|⇒|⟶|⟹)\s*"), " → "),
 ]
