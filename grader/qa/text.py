@@ -123,7 +123,7 @@ _FRAME = re.compile(
 _REPORTED = re.compile(
     r"\b(?:(?:many|some|most) (?:people|learners|candidates)|people|one might|you might|it'?s tempting to|"
     r"a (?:common|classic|frequent|typical) (?:mistake|misconception|mix-?up|confusion|myth|error|trap)\w*(?: is)?(?: to)?)"
-    r"\s+(?:think|believe|assume|say|claim|guess|expect)\w*"
+    r"\s+(?:(?:often|sometimes|usually|commonly|still|will|may|might|would)\s+)?(?:think|believe|assume|say|claim|guess|expect)\w*"
     r"|\b(?:a (?:common|classic) (?:mistake|misconception|mix-?up|myth))\b|\bit is a myth\b|\bcontrary to\b"
     r"|\bit'?s (?:often|commonly|sometimes) (?:said|claimed|believed|thought)\b|\bthe naive (?:answer|view|explanation|guess) is\b"
     r"|\b(?:it'?s|it is|this is|that'?s) not (?:that|because)\b|\bnot because\b|"
