@@ -573,6 +573,9 @@ def test_numbers_and_special_values_in_words_have_one_spelling() -> None:
     assert canonical("写成负十亿") == "写成-1e9" and canonical("minus 1e9") == "-1e9"
     assert canonical("e 的 0 次方是一") == "exp(0)是一" and canonical("e to the zero is one") == "exp(0) is one"
     assert canonical("结果是非数, zero over zero") == "结果是nan, 0/0"
+    assert canonical("it turns into not-a-number") == "it turns into nan"
+    assert canonical("it divides zero by zero") == "it 0/0"
+    assert canonical("divide by the root of the head width") == "divide by sqrt(d_k)"
     verdict = grade(BANK.get("mask_fill_value"), "分数写成零，取完指数是一，照样能分走权重；写成负无穷时整行是 0/0，得到非数；"
                                                  "写成负十亿时大家分数一样，归一化后就是平均分配。")
     assert verdict.fraction == 1.0, verdict.message("zh")

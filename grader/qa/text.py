@@ -44,7 +44,7 @@ _REWRITES = [
     (re.compile(r"\bd_?\{?k\}?(?![a-z0-9])"), "d_k"),
     (re.compile(r"sqrt\s*\(?\s*d_k\s*\)?"), "sqrt(d_k)"),
     (re.compile(r"(the\s+)?square[- ]root\s+of\s+(the\s+)?d_k|\broot\s+(of\s+)?d_k"), "sqrt(d_k)"),
-    (re.compile(r"(the\s+)?square[- ]root\s+of\s+(the\s+)?(head|key|query|per-head)\s+(width|dimension|dim|size)"), "sqrt(d_k)"),
+    (re.compile(r"(the\s+)?(square[- ])?root\s+of\s+(the\s+)?((head|key|query|per-head)\s+)?(width|dimension(ality)?|dim|size)\b"), "sqrt(d_k)"),
     (re.compile(r"d_k\s*的?\s*(算术)?(平方根|开平方|开方|开根号?)"), "sqrt(d_k)"),
     (re.compile(r"根号\s*下?\s*d_k"), "sqrt(d_k)"),
     (re.compile(r"d_k\s*(\*\*|\^)\s*\(?(0?\.5|1\s*/\s*2)\)?"), "sqrt(d_k)"),
@@ -54,8 +54,8 @@ _REWRITES = [
     (re.compile(r"\b(negative|minus)\s+1e9|负\s*1e9"), "-1e9"),
     (re.compile(r"\be\s*(\^\s*\(?0\)?|0\b|to the (power of )?(zero|0)( power)?)|\bexp(onential)?\s+of\s+(zero|0)\b"
                 r"|\be\s*的\s*(零|0)\s*次方"), "exp(0)"),
-    (re.compile(r"\bnot a number\b|非数"), "nan"),
-    (re.compile(r"\bzero (over|divided by) zero\b|零除以零|0\s*除以\s*0"), "0/0"),
+    (re.compile(r"\bnot[- ]a[- ]number\b|非数"), "nan"),
+    (re.compile(r"\bzero (over|divided by) zero\b|\bdivid\w* zero by zero\b|零除以零|0\s*除以\s*0"), "0/0"),
     (re.compile(r"\s*(->|=>|⇒|⟶|⟹)\s*"), " → "),
 ]
 
