@@ -10,9 +10,10 @@
 2. Read ``source/grader.env`` as data (never sourced by a shell, nothing exported): ``PROBLEMS``,
    ``GRADER_SEED``, ``GRADER_GRADESCOPE_HIDDEN``, ``GRADER_LANG``.
 3. Find each problem's learner file in the upload, whatever folder it is in, also under the names
-   students and browsers give it (``Masks.py``, ``self_attention (1).py``, ``masks copy.py``), and
-   copy it, with the other ``.py`` files of its folder (helper modules), into a private folder; a
-   missing file becomes the untouched stub (``not_attempted``: the maximum never changes).
+   students and browsers give it (``Masks.py``, ``self_attention (1).py``, ``masks copy.py``), or
+   else its notebook (``masks.ipynb``, same rules), and copy it, with the other ``.py`` files of its
+   folder (helper modules), into a private folder; a missing file becomes the untouched stub
+   (``not_attempted``: the maximum never changes).
 4. Grade at ``--sandbox full``: bubblewrap where the container allows it, else the ``user`` level
    (a fresh interpreter as an unprivileged account). The level is in ``extra_data``.
 5. Write ``results/results.json`` at once, replacing whatever was there: the student sees what was
@@ -39,6 +40,7 @@ from pathlib import Path
 from grader.errors import GraderError
 from grader.i18n import LANGS
 from grader.messages import t
+from grader.submission import candidates
 
 #: Settings make_autograder.sh may write into grader.env.
 SETTINGS = ("PROBLEMS", "GRADER_SEED", "GRADER_GRADESCOPE_HIDDEN", "GRADER_LANG")
@@ -126,17 +128,33 @@ class Staged:
     notes: list[str] = field(default_factory=list)
 
 
+def find_answer(upload: Path, learner_file: str) -> tuple[Path, str] | None:
+    """The upload's answer to a problem and the name it is graded under: its ``.py`` file, else its
+    notebook (:func:`grader.submission.candidates`), each found as :func:`find_learner_file` does."""
+    for name in candidates(learner_file):
+        found = find_learner_file(upload, name) if upload.is_dir() else None
+        if found is not None:
+            return found, name
+    return None
+
+
 def stage(upload: Path, work: Path, problems: list, lang: str) -> Staged:
-    """Copy each problem's learner file (or its stub) and its folder's other .py files into ``work``."""
+    """Copy each problem's learner file or notebook (or its stub) and its folder's other .py files into ``work``."""
     staged = Staged(work)
-    learner_keys = {_key(p.spec.learner_file) for p in problems}
+    learner_keys = {_key(name) for p in problems for name in candidates(p.spec.learner_file)}
     for problem in problems:
-        expected = problem.spec.learner_file
-        found = find_learner_file(upload, expected) if upload.is_dir() else None
-        if found is None:
+        answer = find_answer(upload, problem.spec.learner_file)
+        if answer is None:
+            expected = problem.spec.learner_file
             shutil.copyfile(problem.stub_file, work / expected)
-            staged.notes.append(t("autograder.missing", lang, problem=problem.name, expected=expected))
+            others = candidates(expected)[1:]
+            if others:
+                staged.notes.append(t("autograder.missing_either", lang, problem=problem.name, expected=expected,
+                                      notebook=others[0]))
+            else:
+                staged.notes.append(t("autograder.missing", lang, problem=problem.name, expected=expected))
             continue
+        found, expected = answer
         shutil.copyfile(found, work / expected)
         shown = str(found.relative_to(upload))
         if found.name == expected:

@@ -1,7 +1,8 @@
 """The learner's own record of local gradings: one JSON line per grading, beside their files.
 
-``grade NAME``, ``grade all`` and ``grade NAME --watch`` append a line to
-:data:`HISTORY_FILE` (``.grade-history.jsonl``) in the folder of the graded file; ``grade list``
+``grade NAME``, ``grade all``, ``grade NAME --watch`` and a notebook's ``%%grade`` cell append a
+line to :data:`HISTORY_FILE` (``.grade-history.jsonl``) in the folder of the graded file (of the
+notebook); ``grade list``
 and ``grade progress`` read the one in the folder they look at. A line holds ids, statuses and
 scores only, never a message, an input or an expected value (``tests/test_leaks.py``)::
 

@@ -146,6 +146,10 @@ MESSAGES = Catalogue("grader.messages", {
         "en": "{problem}: no {expected} in your upload, so it is graded as not attempted.",
         "zh": "{problem}：你的提交中没有 {expected}，因此按未作答评分。",
     },
+    "autograder.missing_either": {
+        "en": "{problem}: no {expected} or {notebook} in your upload, so it is graded as not attempted.",
+        "zh": "{problem}：你的提交中既没有 {expected} 也没有 {notebook}，因此按未作答评分。",
+    },
     "autograder.failed": {
         "en": "The autograder could not grade this submission. Tell your instructor.",
         "zh": "自动评分程序无法为这次提交评分，请告诉你的老师。",
@@ -881,8 +885,8 @@ MESSAGES = Catalogue("grader.messages", {
     "notebook.left_cell": {"en": "{place} (a {magic} cell)", "zh": "{place}（{magic} 单元格）"},
     "notebook.left_more": {"en": "and {n} more", "zh": "另有 {n} 处"},
     "notebook.magic_usage": {
-        "en": "usage: %%grade NAME [--lang en|zh] [--seed N] [--timeout SECONDS] [--sandbox MODE] [-v]: {problem}",
-        "zh": "用法：%%grade NAME [--lang en|zh] [--seed N] [--timeout SECONDS] [--sandbox MODE] [-v]：{problem}",
+        "en": "usage: %%grade NAME [--lang en|zh] [--seed N] [--timeout SECONDS] [--sandbox MODE] [-v] [--no-history]: {problem}",
+        "zh": "用法：%%grade NAME [--lang en|zh] [--seed N] [--timeout SECONDS] [--sandbox MODE] [-v] [--no-history]：{problem}",
     },
     "notebook.grading_failed": {
         "en": "the grading process ended without a result ({detail}); run the cell again",

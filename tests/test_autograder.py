@@ -93,10 +93,45 @@ def test_stage_copies_the_file_its_helpers_and_tells_the_student(tmp_path: Path,
         "self_attention: graded src/Self_Attention (1).py as self_attention.py.",
         "self_attention: your other files beside it were kept for it to import: helpers.py.",
         "masks: graded src/Masks (2).py as masks.py.",
-        "positional_encoding: no positional_encoding.py in your upload, so it is graded as not attempted.",
+        "positional_encoding: no positional_encoding.py or positional_encoding.ipynb in your upload, "
+        "so it is graded as not attempted.",
     ]
     chinese = autograder.stage(upload, tmp_path, problems[:1], "zh").notes
     assert chinese[0] == "self_attention：已将 src/Self_Attention (1).py 作为 self_attention.py 评分。"
+
+
+def test_a_notebook_is_graded_where_no_py_file_was_uploaded(tmp_path: Path, bank) -> None:
+    from notebooks import split_at_defs, write_notebook
+
+    from grader import engine
+
+    upload, work = tmp_path / "upload", tmp_path / "work"
+    work.mkdir()
+    reference = (Path(__file__).parents[1] / "reference" / "masks.py").read_text(encoding="utf-8")
+    (upload / "hw").mkdir(parents=True)
+    write_notebook(upload / "hw" / "Masks (1).ipynb", ["md:# Masks", *split_at_defs(reference)])
+    _touch(upload / "hw" / "helpers.py")
+    _touch(upload / "self_attention.ipynb", "{}")  # a .py file of the same problem wins over it
+    _touch(upload / "Self_Attention.py", "x = 2\n")
+    problems = [bank.get("masks"), bank.get("self_attention"), bank.get("positional_encoding"), bank.get("qa")]
+    staged = autograder.stage(upload, work, problems, "en")
+    assert sorted(p.name for p in work.iterdir()) == [
+        "helpers.py", "masks.ipynb", "positional_encoding.py", "qa.yaml", "self_attention.py"
+    ]
+    assert staged.notes == [
+        "masks: graded hw/Masks (1).ipynb as masks.ipynb.",
+        "masks: your other files beside it were kept for it to import: helpers.py.",
+        "self_attention: graded Self_Attention.py as self_attention.py.",
+        "positional_encoding: no positional_encoding.py or positional_encoding.ipynb in your upload, "
+        "so it is graded as not attempted.",
+        "qa: no qa.yaml in your upload, so it is graded as not attempted.",
+    ]
+    (tmp_path / "zh").mkdir()
+    assert autograder.stage(upload, tmp_path / "zh", problems[2:3], "zh").notes == [
+        "positional_encoding：你的提交中既没有 positional_encoding.py 也没有 positional_encoding.ipynb，因此按未作答评分。"
+    ]
+    result = engine.grade(bank.get("masks"), work / "masks.ipynb", sandbox_mode="limits")
+    assert result.score == result.max_score
 
 
 def test_lock_down_leaves_nothing_for_other_users(tmp_path: Path) -> None:

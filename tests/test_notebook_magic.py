@@ -170,6 +170,46 @@ def test_learner_text_reaches_the_html_escaped(tmp_path) -> None:
     assert "at this cell, line 2" in reply["html"]
 
 
+@pytest.fixture(name="local_run")
+def _local_run(monkeypatch) -> None:
+    """A learner's own machine: no CI, history on."""
+    for name in ("CI", "GITHUB_ACTIONS", "GRADER_HISTORY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_a_graded_cell_is_added_to_the_history_of_the_notebooks_folder(tmp_path, local_run) -> None:
+    from grader import history
+    from grader.notebook.grade_cell import grade_request
+
+    request = {"problem": "self_attention", "magic": "%%grade self_attention", "cwd": str(tmp_path), "lang": "en"}
+    assert grade_request({**request, "cell": REFERENCE})["ok"]
+    assert grade_request({**request, "cell": INVERTED_MASK, "history": True})["ok"]
+    assert grade_request({**request, "cell": REFERENCE, "history": False})["ok"]  # %%grade NAME --no-history
+    assert grade_request({**request, "cell": "def softmax(x, axis=-1):\n    return x +\n"})["ok"]  # not graded
+    entries = history.History.load(tmp_path).entries
+    assert [(e.problem, e.file) for e in entries] == [("self_attention", "%%grade")] * 2
+    assert entries[0].score == entries[0].max_score > entries[1].score
+    assert entries[1].mistakes
+
+
+def test_a_history_that_cannot_be_written_is_a_line_under_the_table(tmp_path, local_run) -> None:
+    from grader.history import HISTORY_FILE
+    from grader.notebook.grade_cell import grade_request
+
+    (tmp_path / HISTORY_FILE).mkdir()  # not a file: appending fails
+    reply = grade_request({"problem": "self_attention", "magic": "%%grade self_attention", "cell": REFERENCE,
+                           "cwd": str(tmp_path), "lang": "zh"})
+    assert reply["ok"] and reply["result"]["score"] == reply["result"]["max_score"]
+    assert HISTORY_FILE in reply["text"].splitlines()[-1]
+
+
+def test_the_magic_takes_no_history(tmp_path) -> None:
+    from grader.notebook.magic import parse
+
+    assert parse("self_attention --no-history", "en").no_history
+    assert not parse("self_attention", "en").no_history
+
+
 def test_loading_the_extension_gives_the_kernel_its_thread_settings_back() -> None:
     import os
     import subprocess

@@ -451,6 +451,16 @@ def test_a_wrong_claim_cancels_a_right_one() -> None:
     assert 0 < mixed.fraction < 0.5 and mixed.needs_review
 
 
+def test_each_wrong_claim_cancels_one_right_idea() -> None:
+    """Two reversed ideas next to two right ones leave nothing, where one reversed idea would leave a little."""
+    question = BANK.get("encoder_vs_decoder")
+    one = grade(question, "BERT uses a causal mask like GPT. GPT is trained to predict the next token and BERT predicts masked tokens.")
+    assert 0 < one.fraction < 0.5
+    two = grade(question, "BERT uses a causal mask like GPT, and both are trained to predict the next token.")
+    assert two.fraction == 0.0 and two.mistake is None
+    assert {c.id for c in two.found} == {"gpt_causal", "gpt_next_token"}
+
+
 def test_an_answer_the_rubric_barely_recognises_is_sent_to_review() -> None:
     verdict = grade(
         BANK.get("explain_sqrt_dk"),
@@ -535,6 +545,15 @@ def test_renaming_the_questions_terms_is_an_echo_unless_it_follows_from_a_claim(
     assert [c.id for c in consequence.found] == ["shared_kv", "cache_shrinks"], consequence.message("zh")
 
 
+def test_another_form_of_the_questions_words_is_an_echo() -> None:
+    """"encode the positions" only respells "positional encodings": -ing, -ed, -e, -al do not make a new word."""
+    question = BANK.get("why_positional")
+    echo = grade(question, "A Transformer needs positional encodings to encode the positions of the tokens.")
+    assert echo.fraction == 0.0, echo.message()
+    claim = grade(question, "Attention is blind to order, so we add a position vector to each token's embedding.")
+    assert claim.fraction > 0, claim.message()
+
+
 def test_separated_single_words_and_definitions_are_a_keyword_list() -> None:
     for question, answer in (("kv_cache_purpose", "keys, values, cache, decoding, reuse"),
                              ("why_multi_head", "子空间、concat、W_O、h=8、d_k=64")):
@@ -554,6 +573,9 @@ def test_numbers_and_special_values_in_words_have_one_spelling() -> None:
     assert canonical("写成负十亿") == "写成-1e9" and canonical("minus 1e9") == "-1e9"
     assert canonical("e 的 0 次方是一") == "exp(0)是一" and canonical("e to the zero is one") == "exp(0) is one"
     assert canonical("结果是非数, zero over zero") == "结果是nan, 0/0"
+    assert canonical("it turns into not-a-number") == "it turns into nan"
+    assert canonical("it divides zero by zero") == "it 0/0"
+    assert canonical("divide by the root of the head width") == "divide by sqrt(d_k)"
     verdict = grade(BANK.get("mask_fill_value"), "分数写成零，取完指数是一，照样能分走权重；写成负无穷时整行是 0/0，得到非数；"
                                                  "写成负十亿时大家分数一样，归一化后就是平均分配。")
     assert verdict.fraction == 1.0, verdict.message("zh")

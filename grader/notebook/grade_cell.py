@@ -5,7 +5,7 @@ sends one request as JSON on stdin::
 
     {"problem": "self_attention", "cell": "<the cell's body>", "magic": "%%grade self_attention",
      "cwd": "/where/the/notebook/runs", "lang": "zh" | null, "seed": null, "timeout": null,
-     "sandbox": "auto", "verbose": false}
+     "sandbox": "auto", "verbose": false, "history": true}
 
 and reads one JSON reply on stdout: ``{"ok": true, "html": ..., "text": ..., "result": {...}}``
 (the learner view, rendered in the language; ``result`` is ``--format json``'s schema) or
@@ -15,6 +15,10 @@ So the kernel never imports the engine, numpy or torch for grading, never runs t
 code, and holds no reference solution: this process grades as ``grade NAME`` does, with the
 same sandbox (the learner's code runs in a runner forked from a zygote, never here), and
 nothing the learner ran in the kernel (a patched numpy, say) reaches the comparison.
+
+A grading is added to the history in ``cwd`` as ``grade NAME`` adds one (:mod:`grader.history`,
+file ``%%grade``), unless ``history`` is false or the history is off there (CI, Gradescope,
+``GRADER_HISTORY=off``); a history that cannot be written is a line under the table.
 """
 
 from __future__ import annotations
@@ -73,17 +77,37 @@ def grade_request(request: dict[str, Any]) -> dict[str, Any]:
                               timeout_s=request.get("timeout"))
     except (GraderError, GraderFault) as err:
         return {"ok": False, "error": str(err)}
+    warning = _record(result, Path(str(request["cwd"])), wanted=request.get("history", True) is not False)
     result.submission = t("notebook.this_cell", lang)  # "Edit this cell and grade again"
     shown = learner_view([result])
     verbose = bool(request.get("verbose"))
     footer = t("notebook.footer", lang, isolation=result.isolation, seed=result.seed, ms=result.duration_ms)
-    footer += "\n" + t("notebook.not_run_here", lang)
+    footer += "\n" + t("notebook.not_run_here", lang) + (f"\n{warning}" if warning else "")
     return {
         "ok": True,
         "html": render_html(shown, verbose=verbose, lang=lang, again="cell", footer=footer),
         "text": render_table(shown, verbose=verbose, lang=lang, again="cell") + "\n" + footer,
         "result": shown[0].to_dict(lang),
     }
+
+
+def _record(result: Any, folder: Path, wanted: bool) -> str | None:
+    """Add the grading to ``folder``'s history where it is kept; the warning to show when it cannot be written."""
+    from grader import history
+
+    if history.skip_reason("table", folder, opted_out=not wanted) is not None:
+        return None
+    result.submission = HISTORY_FILE_NAME
+    try:
+        history.record([result], folder)
+    except OSError as err:
+        return t("cli.warning", message=t("history.cannot_write", path=history.path_in(folder),
+                                          reason=err.strerror or type(err).__name__))
+    return None
+
+
+#: The history's ``file`` for a grading of a ``%%grade`` cell (it has no file).
+HISTORY_FILE_NAME = "%%grade"
 
 
 def main() -> None:

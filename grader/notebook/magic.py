@@ -9,7 +9,9 @@ not exist in the kernel afterwards (the table says so); the learner runs the cod
 to use it there.
 
 Options after the name, as on the command line: ``--lang en|zh`` (default: ``GRADER_LANG``, else
-the locale), ``--seed N``, ``--timeout SECONDS``, ``--sandbox MODE``, ``-v``. A mistake in them
+the locale), ``--seed N``, ``--timeout SECONDS``, ``--sandbox MODE``, ``-v``, ``--no-history`` (a
+grading is added to ``.grade-history.jsonl`` in the notebook's folder as ``grade NAME`` adds one,
+:mod:`grader.history`, unless this or ``GRADER_HISTORY=off``). A mistake in them
 (an unknown problem, a bad option) is one line (IPython's ``UsageError``), never a traceback.
 """
 
@@ -79,6 +81,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=float, default=None)
     parser.add_argument("--sandbox", choices=("auto", "full", "user", "limits", "none"), default="auto")
     parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("--no-history", action="store_true")
     return parser
 
 
@@ -109,7 +112,7 @@ def grade_cell(line: str, cell: str, folder: Path | None = None) -> GradeReport:
     request = {
         "problem": args.name, "cell": cell, "magic": f"%%grade {line}", "cwd": str(folder or Path.cwd()),
         "lang": args.lang, "seed": args.seed, "timeout": args.timeout, "sandbox": args.sandbox,
-        "verbose": args.verbose,
+        "verbose": args.verbose, "history": not args.no_history,
     }
     env = {k: v for k, v in os.environ.items() if k not in _KERNEL_ONLY}
     env.update({"COLUMNS": str(TEXT_WIDTH), "PYTHONIOENCODING": "utf-8"})

@@ -12,7 +12,7 @@ A question's rubric (``concepts``) lists the ideas a full answer states. Each id
   ("缩小 KV 缓存" for "减小 KV 缓存"), unless the clause follows from a claim ("…，所以缓存就变小了").
 
 An idea's ``against`` phrasings assert its opposite ("the scale makes the gradients larger"); a
-question's named ``mistakes`` are misconceptions. Either one, plainly asserted, cancels one right
+question's named ``mistakes`` are misconceptions. Each one plainly asserted cancels one right
 idea and caps the score below half. An answer that only lists topic words ("variance gradient saturation") or only
 repeats the question scores 0. Every judgement carries a confidence: the grader says when it is
 unsure (a negated claim, correct and wrong claims mixed, much it did not recognise), so that an
@@ -44,7 +44,7 @@ _REWRITES = [
     (re.compile(r"\bd_?\{?k\}?(?![a-z0-9])"), "d_k"),
     (re.compile(r"sqrt\s*\(?\s*d_k\s*\)?"), "sqrt(d_k)"),
     (re.compile(r"(the\s+)?square[- ]root\s+of\s+(the\s+)?d_k|\broot\s+(of\s+)?d_k"), "sqrt(d_k)"),
-    (re.compile(r"(the\s+)?square[- ]root\s+of\s+(the\s+)?(head|key|query|per-head)\s+(width|dimension|dim|size)"), "sqrt(d_k)"),
+    (re.compile(r"(the\s+)?(square[- ])?root\s+of\s+(the\s+)?((head|key|query|per-head)\s+)?(width|dimension(ality)?|dim|size)\b"), "sqrt(d_k)"),
     (re.compile(r"d_k\s*的?\s*(算术)?(平方根|开平方|开方|开根号?)"), "sqrt(d_k)"),
     (re.compile(r"根号\s*下?\s*d_k"), "sqrt(d_k)"),
     (re.compile(r"d_k\s*(\*\*|\^)\s*\(?(0?\.5|1\s*/\s*2)\)?"), "sqrt(d_k)"),
@@ -54,8 +54,8 @@ _REWRITES = [
     (re.compile(r"\b(negative|minus)\s+1e9|负\s*1e9"), "-1e9"),
     (re.compile(r"\be\s*(\^\s*\(?0\)?|0\b|to the (power of )?(zero|0)( power)?)|\bexp(onential)?\s+of\s+(zero|0)\b"
                 r"|\be\s*的\s*(零|0)\s*次方"), "exp(0)"),
-    (re.compile(r"\bnot a number\b|非数"), "nan"),
-    (re.compile(r"\bzero (over|divided by) zero\b|零除以零|0\s*除以\s*0"), "0/0"),
+    (re.compile(r"\bnot[- ]a[- ]number\b|非数"), "nan"),
+    (re.compile(r"\bzero (over|divided by) zero\b|\bdivid\w* zero by zero\b|零除以零|0\s*除以\s*0"), "0/0"),
     (re.compile(r"\s*(->|=>|⇒|⟶|⟹)\s*"), " → "),
 ]
 
@@ -71,6 +71,8 @@ def canonical(text: str) -> str:
 # ------------------------------------------------------------------------------- words
 
 _PLURAL = re.compile(r"(?<!s)s$")
+# "encode", "encoding", "encoded"; "position", "positional": one word for the echo test.
+_SUFFIX = re.compile(r"(?:ings?|ed|e|al|ally)$")
 _TOKEN = re.compile(r"[a-z0-9_^()/\u0370-\u03ff]+|[\u3400-\u9fff]")
 _STOPWORDS = frozenset(
     "a an the is are be been was were it its this that these those of to in on for by with and or so as at "
@@ -80,7 +82,12 @@ _STOPWORDS = frozenset(
 
 
 def _stem(token: str) -> str:
-    return _PLURAL.sub("", token) if len(token) > 3 and token.isalpha() else token
+    """The token without a plural -s, and without -ing, -ed, -e, -al when four letters are left."""
+    if len(token) <= 3 or not token.isalpha() or token in _STOPWORDS:
+        return token
+    token = _PLURAL.sub("", token)
+    bare = _SUFFIX.sub("", token)
+    return bare if len(bare) >= 4 else token
 
 
 def tokens(text: str) -> set[str]:
@@ -116,7 +123,7 @@ _FRAME = re.compile(
 _REPORTED = re.compile(
     r"\b(?:(?:many|some|most) (?:people|learners|candidates)|people|one might|you might|it'?s tempting to|"
     r"a (?:common|classic|frequent|typical) (?:mistake|misconception|mix-?up|confusion|myth|error|trap)\w*(?: is)?(?: to)?)"
-    r"\s+(?:think|believe|assume|say|claim|guess|expect)\w*"
+    r"\s+(?:(?:often|sometimes|usually|commonly|still|will|may|might|would)\s+)?(?:think|believe|assume|say|claim|guess|expect)\w*"
     r"|\b(?:a (?:common|classic) (?:mistake|misconception|mix-?up|myth))\b|\bit is a myth\b|\bcontrary to\b"
     r"|\bit'?s (?:often|commonly|sometimes) (?:said|claimed|believed|thought)\b|\bthe naive (?:answer|view|explanation|guess) is\b"
     r"|\b(?:it'?s|it is|this is|that'?s) not (?:that|because)\b|\bnot because\b|"
@@ -390,7 +397,9 @@ def judge(question: Question, raw: str) -> Judgement:
         # A wrong claim cancels a right one, and whatever is left stays below half.
         if result.found:
             result.doubt("text_doubt_mixed", 0.6)
-        cancelled = max(c.points for c in concepts) / total
+        # Each wrong claim (an inverted idea, a named mistake) cancels one right idea, the largest first.
+        wrongs = len(result.inverted) + (1 if result.mistake else 0)
+        cancelled = sum(sorted((c.points for c in concepts), reverse=True)[:wrongs]) / total
         result.fraction = min(max(result.fraction - cancelled, 0.0), WRONG_CAP)
         # A right idea stated in a sentence of its own, beside a misconception stated in another, is
         # still worth something (the label "partial"); one said inside the wrong claim is not.

@@ -27,8 +27,10 @@ if ! id -u "$ACCOUNT" >/dev/null 2>&1; then
 fi
 
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-# CPU wheels of torch: the CUDA build is gigabytes the autograder never uses.
-"$VENV/bin/python" -m pip install --quiet --extra-index-url https://download.pytorch.org/whl/cpu "$SOURCE"/dist/*.whl
+# CPU wheels of torch: the CUDA build is gigabytes the autograder never uses. The notebook extra
+# (nbformat) reads uploaded .ipynb answers.
+wheel=("$SOURCE"/dist/*.whl)
+"$VENV/bin/python" -m pip install --quiet --extra-index-url https://download.pytorch.org/whl/cpu "${wheel[0]}[notebook]"
 
 # Readable by root only: the bank bundled in the package (hidden checks, reference solutions),
 # and the source folder (private bank, grader.env with the seed). Everything else in the venv
