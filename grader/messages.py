@@ -246,6 +246,10 @@ MESSAGES = Catalogue("grader.messages", {
     "validate.import_raised": {"en": "{file}: importing it raised {error}", "zh": "{file}：导入时抛出了 {error}"},
     "validate.no_test_for": {"en": "no @checks.test for {ids}", "zh": "缺少 @checks.test：{ids}"},
     "validate.tests_not_in_spec": {"en": "tests not in the spec: {ids}", "zh": "spec 中没有的测试：{ids}"},
+    "validate.probe_problems_unsaid": {
+        "en": "probe problems without a message under messages: in spec.yaml: {ids}",
+        "zh": "以下探针问题在 spec.yaml 的 messages: 中没有对应消息：{ids}",
+    },
     "validate.undeclared_mistakes": {
         "en": "hypotheses for undeclared mistakes: {ids}",
         "zh": "为未声明的常见错误写了假设：{ids}",

@@ -451,6 +451,16 @@ def test_a_wrong_claim_cancels_a_right_one() -> None:
     assert 0 < mixed.fraction < 0.5 and mixed.needs_review
 
 
+def test_each_wrong_claim_cancels_one_right_idea() -> None:
+    """Two reversed ideas next to two right ones leave nothing, where one reversed idea would leave a little."""
+    question = BANK.get("encoder_vs_decoder")
+    one = grade(question, "BERT uses a causal mask like GPT. GPT is trained to predict the next token and BERT predicts masked tokens.")
+    assert 0 < one.fraction < 0.5
+    two = grade(question, "BERT uses a causal mask like GPT, and both are trained to predict the next token.")
+    assert two.fraction == 0.0 and two.mistake is None
+    assert {c.id for c in two.found} == {"gpt_causal", "gpt_next_token"}
+
+
 def test_an_answer_the_rubric_barely_recognises_is_sent_to_review() -> None:
     verdict = grade(
         BANK.get("explain_sqrt_dk"),

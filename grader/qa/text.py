@@ -12,7 +12,7 @@ A question's rubric (``concepts``) lists the ideas a full answer states. Each id
   ("缩小 KV 缓存" for "减小 KV 缓存"), unless the clause follows from a claim ("…，所以缓存就变小了").
 
 An idea's ``against`` phrasings assert its opposite ("the scale makes the gradients larger"); a
-question's named ``mistakes`` are misconceptions. Either one, plainly asserted, cancels one right
+question's named ``mistakes`` are misconceptions. Each one plainly asserted cancels one right
 idea and caps the score below half. An answer that only lists topic words ("variance gradient saturation") or only
 repeats the question scores 0. Every judgement carries a confidence: the grader says when it is
 unsure (a negated claim, correct and wrong claims mixed, much it did not recognise), so that an
@@ -397,7 +397,9 @@ def judge(question: Question, raw: str) -> Judgement:
         # A wrong claim cancels a right one, and whatever is left stays below half.
         if result.found:
             result.doubt("text_doubt_mixed", 0.6)
-        cancelled = max(c.points for c in concepts) / total
+        # Each wrong claim (an inverted idea, a named mistake) cancels one right idea, the largest first.
+        wrongs = len(result.inverted) + (1 if result.mistake else 0)
+        cancelled = sum(sorted((c.points for c in concepts), reverse=True)[:wrongs]) / total
         result.fraction = min(max(result.fraction - cancelled, 0.0), WRONG_CAP)
         # A right idea stated in a sentence of its own, beside a misconception stated in another, is
         # still worth something (the label "partial"); one said inside the wrong claim is not.
