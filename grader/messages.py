@@ -188,6 +188,10 @@ MESSAGES = Catalogue("grader.messages", {
         "zh": "由浅到深：从小到大（最深处为 {top}）；白色：恰好为 0；红色：NaN。",
     },
     "figure.legend_mask_svg": {
+        "en": "blue: may attend (True); grey: blocked (False).",
+        "zh": "蓝色：可以关注（True）；灰色：被屏蔽（False）。",
+    },
+    "figure.legend_mask_nan_svg": {
         "en": "blue: may attend (True); grey: blocked (False); red: NaN.",
         "zh": "蓝色：可以关注（True）；灰色：被屏蔽（False）；红色：NaN。",
     },
