@@ -89,6 +89,10 @@ class CheckRegistry:
     figures: dict[str, Callable[[Any], Any]] = field(default_factory=dict)
     #: Results of pure reference/oracle calls by argument values, shared by every grading (see ctx.memo).
     memo: Memo = field(default_factory=Memo, repr=False, compare=False)
+    #: The kinds of structural problem this problem's probes.py reports (``{"problem": KIND, "params":
+    #: {...}}``, see grader/probe_kit.py) that the spec says with its message KIND; any other kind is
+    #: said with the spec's ``probe_unknown`` (see :meth:`CheckContext.probe_problem`).
+    probe_problems: tuple[str, ...] = ()
 
     def test(self, check_id: str) -> Callable[[CheckFunction], CheckFunction]:
         def register(fn: CheckFunction) -> CheckFunction:
@@ -188,6 +192,36 @@ class CheckContext:
         """Run helper ``name`` of the problem's probes.py in the learner's process."""
         request = {"op": "probe", "name": name, "args": list(args), "kwargs": kwargs}
         return self._transport(request, name)["result"]
+
+    def probe_or_fail(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        """:meth:`probe`; a structural problem the helper reports fails this check (:meth:`probe_problem`)."""
+        result = self.probe(name, *args, **kwargs)
+        problem = self.probe_problem(result)
+        if problem is not None:
+            self.fail(problem)
+        return result
+
+    def probe_problem(self, reply: Any) -> Text | None:
+        """The message for a structural problem a probes.py helper reported, or None if ``reply`` is none.
+
+        A report is ``{"problem": KIND, "params": {...}}``, plain data from the learner's process. A
+        KIND the registry declares in ``probe_problems`` is said with the spec's message KIND, filled
+        with the params (each as a string of at most 200 characters); any other KIND, or params that
+        do not fill the message, with the spec's ``probe_unknown`` (placeholder ``kind``).
+        """
+        if not (isinstance(reply, dict) and "problem" in reply):
+            return None
+        kind, params = reply["problem"], reply.get("params")
+        if isinstance(kind, str) and kind in self.registry.probe_problems:
+            template = self.messages.get(kind)
+            if template is None:
+                raise ProblemBankError(f"probe problem {kind!r}: no message {kind!r} under messages: in spec.yaml")
+            filled = {str(k): str(v)[:200] for k, v in params.items()} if isinstance(params, dict) else {}
+            try:
+                return template.format(**filled)
+            except (KeyError, IndexError):
+                pass
+        return self.msg("probe_unknown", kind=str(kind)[:100])
 
     def calls(self, calls: list[tuple], *, echo: bool = False) -> Iterator[Any]:
         """Make several calls in one round trip and yield their results in order.

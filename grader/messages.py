@@ -188,6 +188,10 @@ MESSAGES = Catalogue("grader.messages", {
         "zh": "由浅到深：从小到大（最深处为 {top}）；白色：恰好为 0；红色：NaN。",
     },
     "figure.legend_mask_svg": {
+        "en": "blue: may attend (True); grey: blocked (False).",
+        "zh": "蓝色：可以关注（True）；灰色：被屏蔽（False）。",
+    },
+    "figure.legend_mask_nan_svg": {
         "en": "blue: may attend (True); grey: blocked (False); red: NaN.",
         "zh": "蓝色：可以关注（True）；灰色：被屏蔽（False）；红色：NaN。",
     },
@@ -246,6 +250,10 @@ MESSAGES = Catalogue("grader.messages", {
     "validate.import_raised": {"en": "{file}: importing it raised {error}", "zh": "{file}：导入时抛出了 {error}"},
     "validate.no_test_for": {"en": "no @checks.test for {ids}", "zh": "缺少 @checks.test：{ids}"},
     "validate.tests_not_in_spec": {"en": "tests not in the spec: {ids}", "zh": "spec 中没有的测试：{ids}"},
+    "validate.probe_problems_unsaid": {
+        "en": "probe problems without a message under messages: in spec.yaml: {ids}",
+        "zh": "以下探针问题在 spec.yaml 的 messages: 中没有对应消息：{ids}",
+    },
     "validate.undeclared_mistakes": {
         "en": "hypotheses for undeclared mistakes: {ids}",
         "zh": "为未声明的常见错误写了假设：{ids}",

@@ -219,6 +219,10 @@ class _Validator:
         undeclared = registry.mistake_ids() - {m.id for m in spec.mistakes}
         if undeclared:
             problems.append(text("validate.undeclared_mistakes", ids=", ".join(sorted(undeclared))))
+        said = (*registry.probe_problems, "probe_unknown") if registry.probe_problems else ()
+        unsaid = [kind for kind in said if kind not in spec.messages]  # ctx.probe_problem says each
+        if unsaid:
+            problems.append(text("validate.probe_problems_unsaid", ids=", ".join(unsaid)))
         figures = {f.id for f in spec.figures}
         if figures - set(registry.figures):
             problems.append(text("validate.no_figure_for", ids=", ".join(sorted(figures - set(registry.figures)))))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import textwrap
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -126,6 +127,25 @@ def test_svg_is_well_formed_with_a_cell_per_value_and_the_differences_outlined(w
     outlined = [c for c in cells if c.get("stroke") == "#d62728"]
     assert len(outlined) == 6  # the diagonal of yours
     assert figure._repr_html_() == svg
+
+
+def test_a_mask_legend_says_red_for_nan_only_where_a_cell_is_one(wrong_causal) -> None:
+    """A True/False mask cannot hold NaN; a float mask the learner returned can, and shows it red."""
+    figure = _figure(wrong_causal, "causal_mask")
+    assert figure.kind == "mask"
+    values = figure.panels[0].values
+    yours = replace(figure.panels[0], values=((None, *values[0][1:]), *values[1:]))
+    for lang, red in (("en", "red: NaN"), ("zh", "红色：NaN")):
+        plain = figure_svg(figure, lang)
+        assert red not in _svg_text(plain) and "#e15759" not in plain
+        with_nan = figure_svg(replace(figure, panels=(yours, figure.panels[1])), lang)
+        assert red in _svg_text(with_nan) and with_nan.count('fill="#e15759"') == 1
+
+
+def _svg_text(svg: str) -> str:
+    """The SVG's words, its wrapped lines joined by spaces."""
+    root = ET.fromstring(svg)
+    return " ".join(e.text or "" for e in root.iter("{http://www.w3.org/2000/svg}text"))
 
 
 def test_the_table_draws_it_and_the_platform_formats_do_not(wrong_causal, monkeypatch) -> None:

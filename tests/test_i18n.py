@@ -106,12 +106,17 @@ def test_spec_messages_take_the_same_placeholders(name: str) -> None:
         assert placeholders(template.en) == placeholders(template.zh), f"{name}: messages.{message_id}"
 
 
-def _checks_calls(problem) -> tuple[list[tuple[str, set[str], int]], list[int]]:
-    """In checks.py: each ``ctx.msg("id", k=...)`` (id, keywords, line), and the lines of
-    ``ctx.fail(...)`` calls whose message is a literal string or an f-string."""
+def _checks_calls(problem) -> tuple[list[tuple[str, set[str], int]], list[int], tuple[str, ...]]:
+    """In checks.py: each ``ctx.msg("id", k=...)`` (id, keywords, line), the lines of
+    ``ctx.fail(...)`` calls whose message is a literal string or an f-string, and the message ids
+    of ``CheckRegistry(probe_problems=(...))`` (said by ctx.probe_problem, with probe_unknown)."""
     tree = ast.parse(problem.checks_file.read_text(encoding="utf-8"))
-    msgs, literal_fails = [], []
+    msgs, literal_fails, probe_problems = [], [], ()
     for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "CheckRegistry":
+            for keyword in node.keywords:
+                if keyword.arg == "probe_problems":
+                    probe_problems = (*ast.literal_eval(keyword.value), "probe_unknown")
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
             continue
         if node.func.attr == "msg" and node.args:
@@ -123,16 +128,17 @@ def _checks_calls(problem) -> tuple[list[tuple[str, set[str], int]], list[int]]:
             k.arg == "reveal" and isinstance(k.value, (ast.Constant, ast.JoinedStr, ast.BinOp)) for k in node.keywords
         ):
             literal_fails.append(node.lineno)
-    return msgs, literal_fails
+    return msgs, literal_fails, probe_problems
 
 
 @pytest.mark.parametrize("name", [n for n in BANK.names() if BANK.get(n).checks_file.is_file()])
 def test_check_messages_are_declared_used_and_filled(name: str) -> None:
     """Every ctx.msg id is in spec.yaml with exactly the placeholders given; every message is used;
-    no check fails with a one-language string."""
+    no check fails with a one-language string. A probe problem's message takes what probes.py
+    reports (data from the learner's process: checked when said), probe_unknown takes ``kind``."""
     problem = BANK.get(name)
     declared = problem.spec.messages
-    msgs, literal_fails = _checks_calls(problem)
+    msgs, literal_fails, probe_problems = _checks_calls(problem)
     if name in PENDING and literal_fails:
         return  # still being converted
     assert literal_fails == [], f"{problem.checks_file}: ctx.fail with a plain string at lines {literal_fails}"
@@ -141,7 +147,11 @@ def test_check_messages_are_declared_used_and_filled(name: str) -> None:
         assert message_id in declared, f"{problem.checks_file}:{line}: no message {message_id!r} in spec.yaml"
         wanted = placeholders(declared[message_id].en)
         assert keywords == wanted, f"{problem.checks_file}:{line}: {message_id} takes {sorted(wanted)}"
-    unused = sorted(set(declared) - {m for m, _, _ in msgs})
+    for message_id in probe_problems:
+        assert message_id in declared, f"{problem.checks_file}: probe problem {message_id!r} has no message in spec.yaml"
+    if probe_problems:
+        assert placeholders(declared["probe_unknown"].en) == {"kind"}, f"{name}: probe_unknown takes {{kind}}"
+    unused = sorted(set(declared) - {m for m, _, _ in msgs} - set(probe_problems))
     assert unused == [], f"{name}: messages never used by checks.py: {unused}"
 
 
@@ -221,6 +231,48 @@ def test_ctx_msg_names_an_undeclared_message_or_a_missing_parameter() -> None:
         ctx.msg("cols")
     with pytest.raises(ProblemBankError, match="message 'rows' needs the parameter 'n'"):
         ctx.msg("rows")
+
+
+def test_a_reported_probe_problem_is_said_with_its_message_when_declared() -> None:
+    """ctx.probe_problem: a declared kind gets its spec message, filled with the reported params as
+    strings; an undeclared kind, or params that do not fill the message, get probe_unknown."""
+    from grader.checks import CheckContext, CheckFailed, CheckRegistry
+
+    replies = iter([{"problem": "no_parameter_named", "params": {"name": "W_q.weight"}}, [1.0]])
+    ctx = CheckContext(
+        check_id="one", seed=1, reference=None, registry=CheckRegistry(probe_problems=("no_parameter_named",)),
+        transport=lambda request, entry: {"result": next(replies)},
+        messages={
+            "no_parameter_named": Text("no parameter '{name}'", "没有参数 '{name}'"),
+            "not_a_module": Text("built a {type}", "构造出 {type}"),
+            "probe_unknown": Text("could not drive it ({kind})", "无法驱动（{kind}）"),
+        },
+    )
+    said = ctx.probe_problem({"problem": "no_parameter_named", "params": {"name": "W_q.weight", "extra": 1}})
+    assert said == Text("no parameter 'W_q.weight'", "没有参数 'W_q.weight'")
+    assert ctx.probe_problem({"problem": "no_parameter_named", "params": {"name": "x" * 300}}).en.count("x") == 200
+    unknown = Text("could not drive it (not_a_module)", "无法驱动（not_a_module）")
+    assert ctx.probe_problem({"problem": "not_a_module", "params": {"type": "int"}}) == unknown  # not declared
+    lacking = Text("could not drive it (no_parameter_named)", "无法驱动（no_parameter_named）")
+    assert ctx.probe_problem({"problem": "no_parameter_named", "params": {}}) == lacking
+    assert ctx.probe_problem({"problem": "no_parameter_named", "params": "W_q"}) == lacking
+    assert ctx.probe_problem({"problem": ["odd"]}) == Text("could not drive it (['odd'])", "无法驱动（['odd']）")
+    assert ctx.probe_problem({"outputs": []}) is None and ctx.probe_problem([{"problem": "x"}]) is None
+    with pytest.raises(CheckFailed) as failed:
+        ctx.probe_or_fail("forward")
+    assert failed.value.message == said
+    assert ctx.probe_or_fail("forward") == [1.0]
+
+
+def test_a_declared_probe_problem_without_a_message_is_the_banks_error() -> None:
+    from grader.checks import CheckContext, CheckRegistry
+
+    ctx = CheckContext(
+        check_id="one", seed=1, reference=None, registry=CheckRegistry(probe_problems=("detached",)),
+        transport=lambda request, entry: None, messages={},
+    )
+    with pytest.raises(ProblemBankError, match="no message 'detached'"):
+        ctx.probe_problem({"problem": "detached", "params": {}})
 
 
 # ---------------------------------------------------------------------------- choosing the language

@@ -562,6 +562,12 @@ def test_another_form_of_the_questions_words_is_an_echo() -> None:
     assert claim.fraction > 0, claim.message()
 
 
+def test_an_arrow_ends_the_clause_a_negation_governs() -> None:
+    """In "no recurrence → must add PE", the "no" belongs to the first step of the chain, not to the second."""
+    verdict = grade(BANK.get("why_positional"), "attention = permutation-equivariant, no recurrence/conv → must add PE to embeddings")
+    assert verdict.fraction == 1.0, verdict.message()
+
+
 def test_separated_single_words_and_definitions_are_a_keyword_list() -> None:
     for question, answer in (("kv_cache_purpose", "keys, values, cache, decoding, reuse"),
                              ("why_multi_head", "子空间、concat、W_O、h=8、d_k=64")):

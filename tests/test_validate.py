@@ -52,6 +52,16 @@ def test_wrong_reference_and_missing_check_fail(tiny: Path) -> None:
     assert any("no @checks.test for dtype" in f.detail.en for f in findings)
 
 
+def test_a_probe_problem_without_its_message_fails(tiny: Path) -> None:
+    """Each kind a registry's probe_problems names, and probe_unknown, must be a message of the spec."""
+    checks = tiny / "problems/add_one/checks.py"
+    checks.write_text(checks.read_text().replace("checks = CheckRegistry()", 'checks = CheckRegistry(probe_problems=("odd",))'))
+    findings = validate(tiny)
+    assert _outcomes(findings)["checks"] == "fail"
+    assert any("probe problems without a message under messages: in spec.yaml: odd, probe_unknown" in f.detail.en
+               for f in findings)
+
+
 def test_mistake_not_reached_by_the_corpus_fails(tiny: Path) -> None:
     spec = tiny / "problems/add_one/spec.yaml"
     spec.write_text(spec.read_text() + "  - id: subtracts_one\n    title: {en: subtracts, zh: 减了一}\n    hint: {en: Add., zh: 应该加。}\n")

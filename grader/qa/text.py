@@ -101,9 +101,9 @@ def content(text: str) -> set[str]:
 
 # ------------------------------------------------------------------------------- clauses and polarity
 
-# A clause ends at punctuation or before a linking word; the linking word starts the next clause.
+# A clause ends at punctuation or an arrow, or before a linking word; the linking word starts the next clause.
 _CLAUSE_END = re.compile(
-    r"[.;!?。！？,:、()（）]|(?=\b(?:but|however|whereas|while|although|though|and|so|because|since|otherwise|"
+    r"[.;!?。！？,:、()（）→]|(?=\b(?:but|however|whereas|while|although|though|and|so|because|since|otherwise|"
     r"which|that way)\b)|(?=但是|但|而且|而|所以|因为|因此|否则|不然|从而|于是|这样)"
 )
 _NEGATION_EN = re.compile(

@@ -230,6 +230,11 @@ def _fill(value: float | None, figure: Figure, scale: float) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
+def _holds_nan(figure: Figure) -> bool:
+    """Whether a cell of the figure is not a number (a float mask can hold NaN; a bool one cannot)."""
+    return any(value is None for panel in figure.panels for row in panel.values for value in row)
+
+
 def _text_px(text: str) -> float:
     """About how wide ``text`` is in the SVG's 11 px font (a Chinese character is about twice a letter)."""
     return sum(11.0 if unicodedata.east_asian_width(ch) in "WF" else 6.2 for ch in text)
@@ -264,8 +269,8 @@ def figure_svg(figure: Figure, lang: str | None = None) -> str:
     widths = [cols * _CELL for _, cols in shapes]
     grids_w = left + sum(widths) + gap * max(len(widths) - 1, 0) + 10
     title, rows_name, cols_name = figure.title.get(lang), figure.rows.get(lang), figure.cols.get(lang)
-    if figure.kind == "mask":
-        legend = t("figure.legend_mask_svg", lang)
+    if figure.kind == "mask":  # a True/False mask has no NaN: say red only where a cell is one
+        legend = t("figure.legend_mask_nan_svg" if _holds_nan(figure) else "figure.legend_mask_svg", lang)
     else:
         legend = t("figure.legend_svg", lang, top=f"{scale:.2g}")
     if diff is not None and any(any(row) for row in diff):

@@ -34,7 +34,8 @@ from typing import Any
 from grader import torch_startup
 from grader.worker import hugepages, privileges, protocol, sandbox
 
-PRELOADS = {"numpy": ("numpy",), "torch": ("numpy", "torch"), "data": ()}
+#: What a runtime's zygote imports before forking runners (grader.probe_kit: what probes.py imports).
+PRELOADS = {"numpy": ("numpy",), "torch": ("numpy", "torch", "grader.probe_kit"), "data": ()}
 
 
 def preload(runtime: str) -> None:

@@ -23,7 +23,8 @@ from grader.checks import CheckContext, CheckRegistry
 from grader.compare import assert_array, assert_shape, describe
 from grader.i18n import Text
 
-checks = CheckRegistry()
+#: What probes.py reports when it cannot drive the module (see ctx.probe_or_fail).
+checks = CheckRegistry(probe_problems=("not_a_module", "no_parameter_named", "loaded_shape", "detached"))
 
 ADD = "AdditiveAttention"
 RTOL, ATOL = 1e-6, 1e-8  # float64 against a float64 reference
@@ -94,33 +95,9 @@ def expected(ctx: CheckContext, c: dict):
 # --------------------------------------------------------------------------- calling the learner
 
 
-def probe(ctx: CheckContext, name: str, *args, **kwargs):
-    """Run a helper of probes.py; a structural problem it reports becomes this check's failure."""
-    result = ctx.probe(name, *args, **kwargs)
-    if isinstance(result, dict) and "problem" in result:
-        ctx.fail(probe_problem(ctx, result["problem"], result.get("params")))
-    return result
-
-
-def probe_problem(ctx: CheckContext, kind, params) -> Text:
-    p = {k: str(v)[:200] for k, v in params.items()} if isinstance(params, dict) else {}
-    try:
-        if kind == "not_a_module":
-            return ctx.msg("not_a_module", type=p["type"])
-        if kind == "no_parameter_named":
-            return ctx.msg("no_parameter_named", name=p["name"])
-        if kind == "loaded_shape":
-            return ctx.msg("loaded_shape", name=p["name"], actual=p["actual"], expected=p["expected"])
-        if kind == "detached":
-            return ctx.msg("detached")
-    except KeyError:
-        pass
-    return ctx.msg("probe_unknown", kind=str(kind)[:100])
-
-
 def run(ctx: CheckContext, cases: list[dict]) -> list[tuple]:
     """Forward every case in one round trip: (output, self.attention_weights) per case."""
-    results = probe(ctx, "forward", cases)
+    results = ctx.probe_or_fail("forward", cases)
     pairs = []
     for c, found in zip(cases, results):
         output = found["output"]
@@ -155,7 +132,7 @@ def check_values(ctx: CheckContext, cases: list[dict], label: Text) -> None:
 @checks.test("parameters")
 def parameters(ctx: CheckContext) -> None:
     for cfg in (config(6, 4, 8), config(5, 5, 3)):
-        found = probe(ctx, "parameters", cfg)
+        found = ctx.probe_or_fail("parameters", cfg)
         not_linear = [name for name, ok in found["linear"].items() if not ok]
         if not_linear:
             ctx.fail(ctx.msg("not_linear", name=not_linear[0]))
@@ -242,7 +219,7 @@ def empty_rows(ctx: CheckContext) -> None:
 def broadcasting(ctx: CheckContext) -> None:
     cfg = config()
     small, large = case(ctx.rng, cfg, 2, 2, 3), case(ctx.rng, cfg, 2, 6, 9)
-    counts = probe(ctx, "operations", [small, large])
+    counts = ctx.probe_or_fail("operations", [small, large])
     if not (isinstance(counts, list) and len(counts) == 2 and all(type(n) is int for n in counts)):
         ctx.fail(ctx.msg("probe_unknown", kind=describe(counts)))
     if counts[1] > counts[0]:
@@ -253,7 +230,7 @@ def broadcasting(ctx: CheckContext) -> None:
 def gradients(ctx: CheckContext) -> None:
     c = case(ctx.rng, config(), 3, 4, 6, lens(ctx, (3,), 2, 6))
     grad_output = tensor(ctx.rng, 3, 4, D_V)  # (B, n_q, d_v)
-    found = probe(ctx, "gradients", c, grad_output)
+    found = ctx.probe_or_fail("gradients", c, grad_output)
     reference_grads = ctx.memo(reference_gradients, ctx.reference, *args_of(c), grad_output)
     for name in reference_grads:
         if found["grads"].get(name) is None:

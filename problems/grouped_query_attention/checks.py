@@ -22,7 +22,8 @@ from grader.checks import CheckContext, CheckRegistry, LearnerRaised
 from grader.compare import assert_array, assert_shape
 from grader.i18n import Text
 
-checks = CheckRegistry()
+#: What probes.py reports when it cannot drive the module, said as is (loaded_shape: see probe()).
+checks = CheckRegistry(probe_problems=("not_a_module", "no_parameter_named"))
 
 GQA = "GroupedQueryAttention"
 PROJECTIONS = ("q_proj", "k_proj", "v_proj", "o_proj")
@@ -95,24 +96,29 @@ def probe(ctx: CheckContext, name: str, configs: list[dict], *args):
     """Run helper ``name`` of probes.py on modules built with ``configs``; a structural problem it
     reports becomes this check's failure, named from the shapes where they show a mistake."""
     result = ctx.probe(name, *args)
-    if not (isinstance(result, dict) and "problem" in result):
+    problem = ctx.probe_problem(result)
+    if problem is None:
         return result
-    kind, params = result["problem"], result.get("params")
+    if result["problem"] == "loaded_shape":
+        fail_loaded_shape(ctx, result.get("params"), configs)
+    ctx.fail(problem)
+
+
+def fail_loaded_shape(ctx: CheckContext, params, configs: list[dict]) -> None:
+    """Fail with the shape of a parameter that did not take the grader's weights, in the module the
+    learner would build, naming the mistake the shape shows; return if ``params`` (from the
+    learner's process) do not say it with a config we sent."""
     p = params if isinstance(params, dict) else {}
+    cfg = next((c for c in configs if c == p.get("config")), None)  # one we sent, never the learner's data
+    if cfg is None:
+        return
     try:
-        if kind == "not_a_module":
-            ctx.fail(ctx.msg("not_a_module", type=str(p["type"])[:100]))
-        if kind == "no_parameter_named":
-            ctx.fail(ctx.msg("no_parameter_named", name=str(p["name"])[:100]))
-        cfg = next((c for c in configs if c == p.get("config")), None)  # one we sent, never the learner's data
-        if kind == "loaded_shape" and cfg is not None:
-            name = str(p["name"])[:100]
-            actual, expected = tuple(int(n) for n in p["actual"]), tuple(int(n) for n in p["expected"])
-            ctx.fail(ctx.msg("loaded_shape", name=name, actual=actual, expected=expected, module=module(ctx, cfg)),
-                     diagnosis=shape_mistake(cfg, name, actual))
+        name = str(p["name"])[:100]
+        actual, expected = tuple(int(n) for n in p["actual"]), tuple(int(n) for n in p["expected"])
     except (KeyError, TypeError, ValueError):
-        pass
-    ctx.fail(ctx.msg("probe_unknown", kind=str(kind)[:100]))
+        return
+    ctx.fail(ctx.msg("loaded_shape", name=name, actual=actual, expected=expected, module=module(ctx, cfg)),
+             diagnosis=shape_mistake(cfg, name, actual))
 
 
 def module(ctx: CheckContext, cfg: dict) -> Text:

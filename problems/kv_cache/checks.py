@@ -33,7 +33,8 @@ from grader.compare import as_array, assert_array, describe
 from grader.engine import load_module
 from grader.i18n import Text
 
-checks = CheckRegistry()
+#: What probes.py reports when it cannot drive the module (see ctx.probe_problem).
+checks = CheckRegistry(probe_problems=("not_a_module", "no_parameter_named", "loaded_shape", "not_a_pair"))
 
 PROBES = load_module(Path(__file__).with_name("probes.py"), f"{__name__.rpartition('.')[0]}.probes")
 
@@ -131,25 +132,6 @@ def replay(cls, c: dict) -> dict:
 # --------------------------------------------------------------------------- calling the learner
 
 
-def problem_message(ctx: CheckContext, reply: dict) -> Text:
-    """The message for a problem probes.py reported (plain data from the learner's process)."""
-    params = reply.get("params")
-    p = {k: str(v)[:200] for k, v in params.items()} if isinstance(params, dict) else {}
-    kind = reply.get("problem")
-    try:
-        if kind == "not_a_module":
-            return ctx.msg("not_a_module", type=p["type"])
-        if kind == "no_parameter_named":
-            return ctx.msg("no_parameter_named", name=p["name"])
-        if kind == "loaded_shape":
-            return ctx.msg("loaded_shape", name=p["name"], actual=p["actual"], expected=p["expected"])
-        if kind == "not_a_pair":
-            return ctx.msg("not_a_pair", got=p["got"])
-    except KeyError:
-        pass
-    return ctx.msg("probe_unknown", kind=str(kind)[:100])
-
-
 def feed(ctx: CheckContext, cases: list[dict]) -> list[dict]:
     """Run every case in the learner's process, in one round trip.
 
@@ -167,8 +149,9 @@ def feed(ctx: CheckContext, cases: list[dict]) -> list[dict]:
                     ctx.fail(ctx.msg("raised", error=raised.sentence()), diagnosis=diagnosis)
         raise
     for c, reply in zip(cases, replies):
-        if isinstance(reply, dict) and "problem" in reply:
-            ctx.fail(problem_message(ctx, reply))
+        problem = ctx.probe_problem(reply)
+        if problem is not None:
+            ctx.fail(problem)
         check_structure(ctx, c, reply)
     return replies
 
@@ -225,9 +208,7 @@ def judge(ctx: CheckContext, c: dict, reply: dict, *, outputs: bool = True, cach
 
 @checks.test("parameters")
 def parameters(ctx: CheckContext) -> None:
-    found = ctx.probe("parameters", CONFIG)
-    if "problem" in found:
-        ctx.fail(problem_message(ctx, found))
+    found = ctx.probe_or_fail("parameters", CONFIG)
     not_linear = [name for name, ok in found["linear"].items() if not ok]
     if not_linear:
         ctx.fail(ctx.msg("not_linear", name=not_linear[0]))

@@ -14,34 +14,13 @@ turns into the spec's message KIND. Exceptions from the learner's own code propa
 
 import torch
 
+from grader.probe_kit import Problem, build, replies
+
 COUNTED = ("q_proj", "k_proj", "v_proj")
 
 
-class _Problem(Exception):
-    """The learner's module does not have the structure the grader needs: a message id and its parameters."""
-
-    def __init__(self, kind, **params):
-        super().__init__(kind)
-        self.reply = {"problem": kind, "params": params}
-
-
 def _build(lib, config, state=None, dtype="float64"):
-    # Seed only the CPU generator: torch.manual_seed also queues work for every lazy accelerator backend.
-    torch.random.default_generator.manual_seed(0)
-    module = lib.CachedSelfAttention(config["d_model"], config["num_heads"])
-    if not isinstance(module, torch.nn.Module):
-        raise _Problem("not_a_module", type=type(module).__name__)
-    module = module.to(getattr(torch, dtype))
-    if state is not None:
-        own = dict(module.state_dict())
-        for name, value in state.items():
-            if name not in own:
-                raise _Problem("no_parameter_named", name=repr(name))
-            if tuple(own[name].shape) != tuple(value.shape):
-                raise _Problem("loaded_shape", name=repr(name), actual=str(tuple(own[name].shape)),
-                               expected=str(tuple(value.shape)))
-        module.load_state_dict(state, strict=False)
-    return module.eval()
+    return build(lambda: lib.CachedSelfAttention(config["d_model"], config["num_heads"]), state, dtype=dtype).eval()
 
 
 def _copy(value):
@@ -76,7 +55,7 @@ def forward(lib, cases):
     """
     try:
         return [_forward(lib, case) for case in cases]
-    except _Problem as problem:
+    except Problem as problem:
         return [problem.reply]
 
 
@@ -94,7 +73,7 @@ def _forward(lib, case):
                 piece = x[:, start : start + n]  # (B, T_new, d_model)
                 result = module(piece) if cache is None else module(piece, cache)
                 if not isinstance(result, (tuple, list)) or len(result) != 2:
-                    raise _Problem("not_a_pair", got=type(result).__name__)
+                    raise Problem("not_a_pair", got=type(result).__name__)
                 y, cache = result
                 outputs.append(_copy(y))
                 caches.append(_copy(cache))
@@ -144,12 +123,10 @@ def influence(lib, config, state, x, T_past):
     return torch.stack(changed, dim=1)  # (T_new, T_total)
 
 
+@replies
 def parameters(lib, config):
     """Names and shapes of the module's parameters, and which projections are nn.Linear."""
-    try:
-        module = _build(lib, config, dtype="float32")
-    except _Problem as problem:
-        return problem.reply
+    module = _build(lib, config, dtype="float32")
     return {
         "parameters": [[name, list(p.shape)] for name, p in module.named_parameters()],
         "linear": {name: isinstance(getattr(module, name, None), torch.nn.Linear)

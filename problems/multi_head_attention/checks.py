@@ -18,7 +18,8 @@ from grader.checks import CheckContext, CheckFailed, CheckRegistry
 from grader.compare import assert_array, assert_shape, describe
 from grader.i18n import Text
 
-checks = CheckRegistry()
+#: What probes.py reports when it cannot drive the module (see ctx.probe_or_fail).
+checks = CheckRegistry(probe_problems=("not_a_module", "no_parameter_named", "loaded_shape", "detached"))
 
 MHA = "MultiHeadAttention"
 D_MODEL = 8
@@ -98,31 +99,6 @@ def expected(ctx: CheckContext, c: dict):
 # --------------------------------------------------------------------------- calling the learner
 
 
-def probe(ctx: CheckContext, name: str, *args, **kwargs):
-    """Run a helper of probes.py; a structural problem it reports becomes this check's failure."""
-    result = ctx.probe(name, *args, **kwargs)
-    if isinstance(result, dict) and "problem" in result:
-        ctx.fail(probe_problem(ctx, result["problem"], result.get("params")))
-    return result
-
-
-def probe_problem(ctx: CheckContext, kind, params) -> Text:
-    """The message for a problem reported by probes.py (plain data from the learner's process)."""
-    p = {k: str(v)[:200] for k, v in params.items()} if isinstance(params, dict) else {}
-    try:
-        if kind == "not_a_module":
-            return ctx.msg("not_a_module", type=p["type"])
-        if kind == "no_parameter_named":
-            return ctx.msg("no_parameter_named", name=p["name"])
-        if kind == "loaded_shape":
-            return ctx.msg("loaded_shape", name=p["name"], actual=p["actual"], expected=p["expected"])
-        if kind == "detached":
-            return ctx.msg("detached")
-    except KeyError:
-        pass
-    return ctx.msg("probe_unknown", kind=str(kind)[:100])
-
-
 def pair(ctx: CheckContext, result, what: str | Text = "forward"):
     """Fail unless the learner returned (output, weights) as two tensors."""
     if not isinstance(result, tuple) or len(result) != 2:
@@ -134,7 +110,7 @@ def pair(ctx: CheckContext, result, what: str | Text = "forward"):
 
 def run(ctx: CheckContext, cases: list[dict]) -> list:
     """Forward every case in one round trip; each result is checked to be (output, weights)."""
-    return [pair(ctx, r) for r in probe(ctx, "forward", cases)]
+    return [pair(ctx, r) for r in ctx.probe_or_fail("forward", cases)]
 
 
 def compare(
@@ -160,7 +136,7 @@ def check_values(ctx: CheckContext, cases: list[dict], label: Text | None = None
 def parameters(ctx: CheckContext) -> None:
     d = D_MODEL
     for bias in (True, False):
-        found = probe(ctx, "parameters", config(2, bias=bias))
+        found = ctx.probe_or_fail("parameters", config(2, bias=bias))
         not_linear = [name for name, ok in found["linear"].items() if not ok]
         if not_linear:
             ctx.fail(ctx.msg("not_linear", name=not_linear[0]))
@@ -271,7 +247,7 @@ def torch_oracle(ctx: CheckContext) -> None:
         case(cfg, None, query, memory, tokens(ctx, 3, 7), pad),
         case(cfg, None, tokens(ctx, 3, 6), mask=causal(6)),
     ]
-    found = probe(ctx, "own_weights", cfg, cases, seed=int(ctx.rng.integers(2**31)))
+    found = ctx.probe_or_fail("own_weights", cfg, cases, seed=int(ctx.rng.integers(2**31)))
     state = found["state"]
     for name, shape in state_shapes(cfg).items():
         if name not in state:
@@ -328,7 +304,7 @@ def gradients(ctx: CheckContext) -> None:
     cfg = config(2)
     c = case(cfg, weights(ctx, cfg), tokens(ctx, 3, 5), tokens(ctx, 3, 7), tokens(ctx, 3, 7), padding(ctx, 3, 7))
     grad_output = tokens(ctx, 3, 5)  # (B, L_q, d_model)
-    found = probe(ctx, "gradients", c, grad_output)
+    found = ctx.probe_or_fail("gradients", c, grad_output)
     reference_grads = ctx.memo(reference_gradients, ctx.reference, *args_of(c), grad_output)
     for name in reference_grads:
         if found["grads"].get(name) is None:
@@ -397,7 +373,7 @@ def dropout(ctx: CheckContext) -> None:
     cfg = config(2, dropout=0.5)
     c = case(cfg, weights(ctx, cfg), tokens(ctx, 3, 5), tokens(ctx, 3, 7))
     train = dict(c, train=True, seed=int(ctx.rng.integers(2**31)))
-    twice, in_train = probe(ctx, "forward", [dict(c, repeat=2), train])
+    twice, in_train = ctx.probe_or_fail("forward", [dict(c, repeat=2), train])
     first, second = (pair(ctx, r, ctx.msg("forward_eval")) for r in twice)
     in_train = pair(ctx, in_train, ctx.msg("forward_train"))
     for result in (first, second, in_train):
@@ -443,7 +419,7 @@ def meta_device(ctx: CheckContext) -> None:
         case(cfg, None, meta(3, 5, D_MODEL), meta(3, 7, D_MODEL), mask=meta(3, 1, 1, 7, dtype=torch.bool)),
         case(cfg, None, meta(3, 6, D_MODEL), mask=meta(6, 6, dtype=torch.bool)),
     ]
-    for c, result in zip(cases, probe(ctx, "meta_forward", cfg, cases)):
+    for c, result in zip(cases, ctx.probe_or_fail("meta_forward", cfg, cases)):
         output, w = pair(ctx, result, ctx.msg("forward_meta"))
         L_q, L_k = c["query"].shape[1], c["key"].shape[1]
         for value, name, shape in ((output, "output", (3, L_q, D_MODEL)), (w, "weights", (3, 2, L_q, L_k))):

@@ -25,7 +25,8 @@ from grader.checks import CheckContext, CheckRegistry
 from grader.compare import assert_array, assert_shape, describe
 from grader.i18n import Text
 
-checks = CheckRegistry()
+#: What probes.py reports when it cannot drive the module (see ctx.probe_or_fail).
+checks = CheckRegistry(probe_problems=("not_a_module", "no_parameter_named", "loaded_shape", "detached"))
 
 TB = "TransformerBlock"
 RTOL, ATOL = 1e-6, 1e-8  # float64 against a float64 oracle
@@ -136,30 +137,6 @@ def run_reference(ref, cfg, state, x, mask=None, padding_mask=None, *, cls=None)
 # --------------------------------------------------------------------------- calling the learner
 
 
-def probe(ctx: CheckContext, name: str, *args, **kwargs):
-    """Run a helper of probes.py; a structural problem it reports becomes this check's failure."""
-    result = ctx.probe(name, *args, **kwargs)
-    if isinstance(result, dict) and "problem" in result:
-        ctx.fail(probe_problem(ctx, result["problem"], result.get("params")))
-    return result
-
-
-def probe_problem(ctx: CheckContext, kind, params) -> Text:
-    p = {k: str(v)[:200] for k, v in params.items()} if isinstance(params, dict) else {}
-    try:
-        if kind == "not_a_module":
-            return ctx.msg("not_a_module", type=p["type"])
-        if kind == "no_parameter_named":
-            return ctx.msg("no_parameter_named", name=p["name"])
-        if kind == "loaded_shape":
-            return ctx.msg("loaded_shape", name=p["name"], actual=p["actual"], expected=p["expected"])
-        if kind == "detached":
-            return ctx.msg("detached")
-    except KeyError:
-        pass
-    return ctx.msg("probe_unknown", kind=str(kind)[:100])
-
-
 def output_of(ctx: CheckContext, c: dict, result) -> torch.Tensor:
     """The learner's output for case ``c``: a tensor of x's shape, real tokens only."""
     assert_array(result, "forward(...)", tensor=True)
@@ -168,7 +145,7 @@ def output_of(ctx: CheckContext, c: dict, result) -> torch.Tensor:
 
 
 def run(ctx: CheckContext, cases: list[dict]) -> list[torch.Tensor]:
-    return [output_of(ctx, c, r) for c, r in zip(cases, probe(ctx, "forward", cases))]
+    return [output_of(ctx, c, r) for c, r in zip(cases, ctx.probe_or_fail("forward", cases))]
 
 
 def compare(ctx: CheckContext, c: dict, output: torch.Tensor, label: Text) -> None:
@@ -194,7 +171,7 @@ def check_values(ctx: CheckContext, cases: list[dict], label: Text) -> None:
 def parameters(ctx: CheckContext) -> None:
     for norm_first in (False, True):
         cfg = config(2, norm_first=norm_first)
-        got = {name: tuple(shape) for name, shape in probe(ctx, "parameters", cfg)["parameters"]}
+        got = {name: tuple(shape) for name, shape in ctx.probe_or_fail("parameters", cfg)["parameters"]}
         want = state_shapes(cfg)
         for name, shape in want.items():
             if name not in got:
@@ -236,7 +213,7 @@ def padding_mask(ctx: CheckContext) -> None:
 def dropout(ctx: CheckContext) -> None:
     c = case(ctx.rng, config(2, dropout=0.5), 3, 5)
     train = dict(c, train=True, seed=int(ctx.rng.integers(2**31)))
-    twice, in_train = probe(ctx, "forward", [dict(c, repeat=2), train])
+    twice, in_train = ctx.probe_or_fail("forward", [dict(c, repeat=2), train])
     first, second = (output_of(ctx, c, r) for r in twice)
     in_train = output_of(ctx, c, in_train)
     if not np.array_equal(assert_array(first, "output"), assert_array(second, "output")):
@@ -251,7 +228,7 @@ def gradients(ctx: CheckContext) -> None:
     for norm_first in (False, True):
         c = case(ctx.rng, config(2, norm_first=norm_first), 3, 5, mask=causal(5))
         grad_output = tokens(ctx.rng, 3, 5)  # (B, T, d_model)
-        found = probe(ctx, "gradients", c, grad_output)
+        found = ctx.probe_or_fail("gradients", c, grad_output)
         expected_grads = ctx.memo(oracle_gradients, *args_of(c), grad_output)
         for name in expected_grads:
             if found["grads"].get(name) is None:

@@ -11,33 +11,13 @@ Exceptions from the learner's own code propagate unchanged.
 
 import torch
 
-
-class _Problem(Exception):
-    """The learner's module does not have the structure the grader needs: a message id and its parameters."""
-
-    def __init__(self, kind, **params):
-        super().__init__(kind)
-        self.reply = {"problem": kind, "params": params}
+from grader.probe_kit import Problem, build, replies
 
 
 def _build(lib, config, state=None, dtype="float64", train=False, seed=0):
-    torch.random.default_generator.manual_seed(seed)  # the CPU generator only (see multi_head_attention)
-    module = lib.TransformerBlock(**config)
-    if not isinstance(module, torch.nn.Module):
-        raise _Problem("not_a_module", type=type(module).__name__)
-    module = module.to(getattr(torch, dtype))
-    if state is not None:
-        own = dict(module.state_dict())
-        for name, value in state.items():
-            if name not in own:
-                raise _Problem("no_parameter_named", name=repr(name))
-            if tuple(own[name].shape) != tuple(value.shape):
-                raise _Problem(
-                    "loaded_shape", name=repr(name), actual=str(tuple(own[name].shape)), expected=str(tuple(value.shape))
-                )
-        module.load_state_dict(state, strict=False)
+    module = build(lambda: lib.TransformerBlock(**config), state, dtype=dtype, seed=seed)
     module.train(train)
-    torch.random.default_generator.manual_seed(seed)
+    torch.random.default_generator.manual_seed(seed)  # the CPU generator only (see grader/probe_kit.py)
     return module
 
 
@@ -50,41 +30,35 @@ def _plain(output):
     return output.detach() if isinstance(output, torch.Tensor) else output
 
 
+@replies
 def forward(lib, cases):
     """One forward pass per case (config, state, x, mask, padding_mask, dtype, train, seed);
     ``repeat`` runs the same module that many times in a row (dropout in eval mode)."""
-    try:
-        results = []
-        for case in cases:
-            module = _build(
-                lib, case["config"], case.get("state"), case.get("dtype", "float64"),
-                case.get("train", False), case.get("seed", 0),
-            )
-            runs = [_plain(_call(module, case)) for _ in range(case.get("repeat", 1))]
-            results.append(runs[0] if case.get("repeat", 1) == 1 else runs)
-        return results
-    except _Problem as problem:
-        return problem.reply
+    results = []
+    for case in cases:
+        module = _build(
+            lib, case["config"], case.get("state"), case.get("dtype", "float64"),
+            case.get("train", False), case.get("seed", 0),
+        )
+        runs = [_plain(_call(module, case)) for _ in range(case.get("repeat", 1))]
+        results.append(runs[0] if case.get("repeat", 1) == 1 else runs)
+    return results
 
 
+@replies
 def parameters(lib, config):
     """Names and shapes of the module's parameters."""
-    try:
-        module = _build(lib, config, dtype="float32")
-    except _Problem as problem:
-        return problem.reply
+    module = _build(lib, config, dtype="float32")
     return {"parameters": [[name, list(p.shape)] for name, p in module.named_parameters()]}
 
 
+@replies
 def gradients(lib, case, grad_output):
     """Backpropagate ``sum(output * grad_output)``; the output and each parameter's gradient (None if unused)."""
-    try:
-        module = _build(lib, case["config"], case["state"])
-    except _Problem as problem:
-        return problem.reply
+    module = _build(lib, case["config"], case["state"])
     output = _call(module, case)
     if not isinstance(output, torch.Tensor) or not output.requires_grad:
-        return {"problem": "detached", "params": {}}
+        raise Problem("detached")
     (output * grad_output).sum().backward()
     return {"output": output.detach(), "grads": {name: p.grad for name, p in module.named_parameters()}}
 
