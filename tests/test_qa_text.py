@@ -451,6 +451,14 @@ def test_a_wrong_claim_cancels_a_right_one() -> None:
     assert 0 < mixed.fraction < 0.5 and mixed.needs_review
 
 
+def test_the_questions_words_swapped_round_are_a_reversed_claim_not_an_echo() -> None:
+    """"Prefill is memory-bound, decoding compute-bound" uses only the question's terms, the wrong way round."""
+    question = BANK.get("decode_memory_bound")
+    verdict = grade(question, "Prefill is memory-bound because it reads the whole prompt, while decoding is compute-bound.")
+    assert verdict.fraction == 0.0
+    assert grade(question, "预填充受限于显存带宽，因为要读整个提示词；解码受限于计算。").fraction == 0.0
+
+
 def test_each_wrong_claim_cancels_one_right_idea() -> None:
     """Two reversed ideas next to two right ones leave nothing, where one reversed idea would leave a little."""
     question = BANK.get("encoder_vs_decoder")

@@ -359,7 +359,8 @@ def judge(question: Question, raw: str) -> Judgement:
     wrong_sentences: set[int] = set()
     for concept in concepts:
         matches = find(concept.en + concept.zh, answer, asked, renamed)
-        against = asserted(find(concept.against.en + concept.against.zh, answer, asked, renamed), allow_frame=False)
+        # The question's own words rearranged the wrong way ("prefill is memory-bound") are no echo.
+        against = [m for m in find(concept.against.en + concept.against.zh, answer, asked, renamed) if not m.negated]
         said = asserted(matches, allow_frame=concept.danger)
         if concept.about:
             # Said of the other subject ("prefill is memory-bound"), the idea is stated the wrong way round.
