@@ -213,7 +213,7 @@ def run(root: Path, started: float | None = None) -> dict:
     that ``execution_time`` is the whole run, Python's start-up included.
     """
     from grader import engine, i18n
-    from grader.bank import ProblemBank
+    from grader.bank import ProblemBank, course_order
     from grader.render.audience import learner_view
     from grader.render.gradescope import gradescope_results
 
@@ -223,7 +223,7 @@ def run(root: Path, started: float | None = None) -> dict:
     settings = read_settings(source / "grader.env")
     i18n.use(settings.lang)  # every text the student reads: checks, hints, notes
     bank = ProblemBank([source / "bank"] if (source / "bank" / "problems").is_dir() else [])
-    problems = [bank.get(name) for name in settings.problems] if settings.problems else list(bank)
+    problems = course_order([bank.get(name) for name in settings.problems] if settings.problems else bank)
     with tempfile.TemporaryDirectory(prefix="autograder-") as work:
         staged = stage(root / "submission", Path(work), problems, settings.lang)
         for note in staged.notes:

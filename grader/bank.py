@@ -4,6 +4,9 @@ A bank is a directory holding ``problems/<id>/`` (stub, ``spec.yaml``, ``checks.
 ``reference/<id>.py``. Banks named later override earlier ones problem by problem, so an
 instructor's private bank (``--problems-dir`` or ``GRADER_PROBLEMS``) can replace a public problem
 or add new ones.
+
+Wherever problems are listed (``grade list``, ``grade all``, ``grade progress``, a batch's
+gradebook and report) they follow the course: :func:`course_order`.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import Iterable
 
 from grader.errors import ProblemBankError, UnknownProblem
 from grader.messages import text
@@ -113,3 +117,16 @@ class ProblemBank:
             return self._problems[name]
         except KeyError:
             raise UnknownProblem(name, self.names()) from None
+
+
+def course_order(problems: Iterable[Problem]) -> list[Problem]:
+    """The problems in the order of the course: by their spec's ``order`` (those without one last,
+    by name), each section (``group``) together where its first problem stands; problems without a
+    section come after every section. The course lives in the specs, so a private bank places its
+    problems with the same two keys."""
+    by_order = sorted(problems, key=lambda p: (p.spec.order is None, p.spec.order or 0, p.name))
+    first: dict[str, int] = {}
+    for place, problem in enumerate(by_order):
+        if problem.spec.group is not None:
+            first.setdefault(problem.spec.group.id, place)
+    return sorted(by_order, key=lambda p: first[p.spec.group.id] if p.spec.group else len(by_order))

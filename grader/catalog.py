@@ -1,8 +1,8 @@
 """What ``grade list`` and ``grade show`` print: the bank as a table, a problem as its prompt.
 
-``grade list`` follows the course: problems sorted by their spec's ``order``, each course section
-(its ``group``) kept together under its heading, sections in the order of their first problem.
-The course lives in the specs, so a private bank places its problems with the same two keys.
+``grade list`` follows the course (:func:`grader.bank.course_order`): problems sorted by their
+spec's ``order``, each course section (its ``group``) kept together under its heading, sections in
+the order of their first problem.
 """
 
 from __future__ import annotations
@@ -11,10 +11,9 @@ import io
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Iterable
 
 from grader import submission
-from grader.bank import Problem, ProblemBank
+from grader.bank import Problem, ProblemBank, course_order
 from grader.i18n import current
 from grader.messages import t
 from grader.render import terminal
@@ -35,17 +34,6 @@ class ProblemRow:
     group: str | None = None  # the section's id; None without one
     group_title: str | None = None  # its heading in the language asked for
     order: int | None = None
-
-
-def course_order(problems: Iterable[Problem]) -> list[Problem]:
-    """The problems by ``order`` (those without one last, by name), each section together where its
-    first problem stands; problems without a section come after every section."""
-    by_order = sorted(problems, key=lambda p: (p.spec.order is None, p.spec.order or 0, p.name))
-    first: dict[str, int] = {}
-    for place, problem in enumerate(by_order):
-        if problem.spec.group is not None:
-            first.setdefault(problem.spec.group.id, place)
-    return sorted(by_order, key=lambda p: first[p.spec.group.id] if p.spec.group else len(by_order))
 
 
 def list_problems(bank: ProblemBank, folder: Path, lang: str | None = None) -> list[ProblemRow]:

@@ -337,8 +337,10 @@ class GradeGroup(click.Group):
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_commands(ctx, formatter)
+        from grader.bank import course_order
+
         try:
-            problems = [(p.name, p.spec.title.get()) for p in _bank(ctx)]
+            problems = [(p.name, p.spec.title.get()) for p in course_order(_bank(ctx))]
         except (GraderError, click.ClickException):
             return
         with formatter.section(t("cli.problems_section")):
@@ -461,12 +463,13 @@ def all_command(
 ) -> None:
     """Grade every problem whose learner file is in the folder."""
     from grader import engine
+    from grader.bank import course_order
 
     bank = _bank(ctx)
     status = _live_status(fmt)
     try:
         results = engine.grade_all(
-            list(bank), directory, seed=seed, sandbox_mode=sandbox, timeout_s=timeout_s,
+            course_order(bank), directory, seed=seed, sandbox_mode=sandbox, timeout_s=timeout_s,
             while_learner_runs=_when_running(fmt, status), on_check=status and status.on_check,
         )
     except GraderError as err:

@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from grader.bank import ProblemBank, course_order
 from grader.batch import discover
 from grader.batch.fingerprint import duplicate_groups, fingerprint
 from grader.batch.journal import Journal
 from grader.batch.pool import WorkerPool
+from grader.batch.run import select_problems
 
 ORIGINAL = '''import numpy as np
 
@@ -152,3 +154,14 @@ class TestWorkerPinning:
             assert os.sched_getaffinity(pool._spawn().popen.pid) == allowed
         finally:
             pool.close()
+
+
+def test_a_batch_takes_the_problems_in_the_course_order_of_grade_list() -> None:
+    """The gradebook's columns and the report follow the specs' order:/group:, whatever was asked."""
+    bank = ProblemBank()
+    every = [p.name for p in select_problems(bank, None)]
+    assert every == [p.name for p in course_order(bank)] and sorted(every) == sorted(bank.names())
+    assert every[:3] == ["self_attention", "multi_head_attention", "masks"]
+    assert [p.name for p in select_problems(bank, ["masks", "additive_attention", "self_attention"])] == [
+        "self_attention", "masks", "additive_attention"
+    ]

@@ -154,6 +154,7 @@ def test_grade_all_starts_with_one_row_per_problem(runner, tmp_path) -> None:
     assert "Problems: 10/19.5" in overview
     assert "self_attention" in overview and "all checks pass" in overview and "not attempted" in overview
     assert out.rstrip().endswith("Total: 10/19.5")
+    assert overview.index("self_attention") < overview.index("masks")  # grade list's order, not the alphabet
 
 
 def test_scores_are_rounded_for_people_and_exact_for_machines() -> None:

@@ -169,6 +169,15 @@ def test_list_shows_last_and_best(runner, workdir, monkeypatch) -> None:
     assert "上次" in runner.invoke(cli, ["list", "--lang", "zh"]).stdout
 
 
+def test_progress_lists_the_problems_in_course_order(runner, workdir) -> None:
+    """grade progress follows grade list (the specs' order:/group:), not the alphabet."""
+    entries = [history.Entry("2025-01-01T00:00:00Z", name, f"{name}.py", 1.0, 10.0, {}, ()).line()
+               for name in ("masks", "additive_attention", "self_attention")]
+    (workdir / HISTORY).write_text("\n".join(entries) + "\n", encoding="utf-8")
+    data = json.loads(runner.invoke(cli, ["progress", "--format", "json"]).stdout)
+    assert [d["problem"] for d in data] == ["self_attention", "masks", "additive_attention"]
+
+
 def test_progress_names_the_frequent_mistakes_and_the_checks_never_passed(runner, workdir, monkeypatch) -> None:
     monkeypatch.setenv("COLUMNS", "200")
     empty = runner.invoke(cli, ["progress"])

@@ -71,8 +71,8 @@ GIT_INSTALL = "git+https://github.com/ORG/attention-grader@v0.1.0"
 
 
 def test_classroom_init_writes_the_names_the_reporter_needs(runner, tmp_path: Path) -> None:
-    result = runner.invoke(cli, ["classroom", "init", str(tmp_path), "--problems", "self_attention,masks",
-                                 "--install", GIT_INSTALL])
+    result = runner.invoke(cli, ["classroom", "init", str(tmp_path), "--problems", "masks,self_attention",
+                                 "--install", GIT_INSTALL])  # the steps follow grade list's order
     assert result.exit_code == 0, result.output
     assert f"The workflow installs {GIT_INSTALL} (--install)." in result.output
     workflow = yaml.safe_load((tmp_path / ".github/workflows/classroom.yml").read_text())

@@ -20,7 +20,7 @@ import pytest
 
 from grader import __version__
 from grader.bank import ProblemBank
-from grader.catalog import course_order
+from grader.bank import course_order
 
 pytestmark = pytest.mark.slow
 

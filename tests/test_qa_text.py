@@ -568,6 +568,15 @@ def test_an_arrow_ends_the_clause_a_negation_governs() -> None:
     assert verdict.fraction == 1.0, verdict.message()
 
 
+def test_abstract_nouns_and_different_are_topic_words_in_a_keyword_list() -> None:
+    """不变性 (an abstract noun in -性) and 不同 ("different") hold 不 but relate nothing."""
+    for question, answer in (("softmax_stability", "溢出、最大值、平移不变性"), ("why_multi_head", "子空间、不同位置、平均")):
+        verdict = grade(BANK.get(question), answer)
+        assert verdict.fraction == 0.0 and verdict.notes[0][0] == "text_keywords", answer
+    claim = grade(BANK.get("softmax_stability"), "exp 大数会溢出，减去最大值结果不变。")
+    assert claim.fraction == 1.0, claim.message("zh")
+
+
 def test_separated_single_words_and_definitions_are_a_keyword_list() -> None:
     for question, answer in (("kv_cache_purpose", "keys, values, cache, decoding, reuse"),
                              ("why_multi_head", "子空间、concat、W_O、h=8、d_k=64")):

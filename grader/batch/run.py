@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from grader import __version__, engine
-from grader.bank import Problem, ProblemBank
+from grader.bank import Problem, ProblemBank, course_order
 from grader.batch import discover, review, shard
 from grader.batch.config import config_hash, problem_files
 from grader.batch.fingerprint import duplicate_groups, fingerprint
@@ -73,7 +73,7 @@ class BatchSummary:
 
 
 def select_problems(bank: ProblemBank, names: list[str] | None) -> list[Problem]:
-    problems = [bank.get(n) for n in names] if names else list(bank)
+    problems = course_order([bank.get(n) for n in names] if names else bank)
     if not problems:
         raise GraderError(text("batch.empty_bank"))
     for problem in problems:

@@ -35,13 +35,14 @@ def init(
 ) -> None:
     """Write DIRECTORY/.github/workflows/classroom.yml and the starter files it grades."""
     from grader import classroom_workflow
+    from grader.bank import course_order
     from grader.cli import CliError, _bank
     from grader.messages import t, text
 
     bank = _bank(ctx)
     try:
         wanted = [n.strip() for n in names.split(",") if n.strip()] if names else bank.names()
-        problems = [bank.get(name) for name in wanted]
+        problems = course_order(bank.get(name) for name in wanted)
         source = classroom_workflow.InstallSource(install, text("classroom.how_option")) if install else None
         written, source = classroom_workflow.write_template(
             directory, problems, install=source, private_bank=private_bank, force=force
@@ -52,4 +53,4 @@ def init(
         click.echo(t("classroom.wrote", path=path))
     click.echo(t("classroom.installs", spec=source.spec, how=source.how))
     points = sum(p.spec.max_score for p in problems)
-    click.echo(t("classroom.will_grade", names=", ".join(wanted), points=f"{points:g}"))
+    click.echo(t("classroom.will_grade", names=", ".join(p.name for p in problems), points=f"{points:g}"))

@@ -19,6 +19,7 @@ from grader.messages import t
 def progress(ctx: click.Context, directory: Path, fmt: str) -> None:
     """Show, per problem graded here, the best score, the mistakes that came up most and the checks never passed."""
     from grader import history
+    from grader.bank import course_order
     from grader.cli import CliError, _bank
     from grader.render.progress import render_progress
 
@@ -30,7 +31,7 @@ def progress(ctx: click.Context, directory: Path, fmt: str) -> None:
         click.echo(t("cli.warning", message=t("history.unreadable", path=history.path_in(directory),
                                               n=kept.unreadable)), err=True)
     rows = []
-    for problem in _bank(ctx):
+    for problem in course_order(_bank(ctx)):
         spec = problem.spec
         done = history.progress(spec.id, kept.entries, [c.id for c in spec.checks], spec.max_score)
         if done.gradings:
