@@ -598,6 +598,7 @@ def test_numbers_and_special_values_in_words_have_one_spelling() -> None:
     assert canonical("结果是非数, zero over zero") == "结果是nan, 0/0"
     assert canonical("it turns into not-a-number") == "it turns into nan"
     assert canonical("it divides zero by zero") == "it 0/0"
+    assert canonical("nothing over nothing, infinitely negative") == "0/0, -inf"
     assert canonical("divide by the root of the head width") == "divide by sqrt(d_k)"
     verdict = grade(BANK.get("mask_fill_value"), "分数写成零，取完指数是一，照样能分走权重；写成负无穷时整行是 0/0，得到非数；"
                                                  "写成负十亿时大家分数一样，归一化后就是平均分配。")

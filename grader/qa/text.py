@@ -49,13 +49,13 @@ _REWRITES = [
     (re.compile(r"根号\s*下?\s*d_k"), "sqrt(d_k)"),
     (re.compile(r"d_k\s*(\*\*|\^)\s*\(?(0?\.5|1\s*/\s*2)\)?"), "sqrt(d_k)"),
     (re.compile(r"\bn\s*(\*\*|\^)\s*2|\bn\s+squared|n\s*的平方"), "n^2"),
-    (re.compile(r"(negative|minus)\s+infinity|-\s*infinity|负无穷(大)?"), "-inf"),
+    (re.compile(r"(negative|minus)\s+infinity|-\s*infinity|\binfinitely negative\b|负无穷(大)?"), "-inf"),
     (re.compile(r"10\s*\^\s*9|1\s*e\s*\+?\s*9|\ba billion\b|十亿"), "1e9"),
     (re.compile(r"\b(negative|minus)\s+1e9|负\s*1e9"), "-1e9"),
     (re.compile(r"\be\s*(\^\s*\(?0\)?|0\b|to the (power of )?(zero|0)( power)?)|\bexp(onential)?\s+of\s+(zero|0)\b"
                 r"|\be\s*的\s*(零|0)\s*次方"), "exp(0)"),
     (re.compile(r"\bnot[- ]a[- ]number\b|非数"), "nan"),
-    (re.compile(r"\bzero (over|divided by) zero\b|\bdivid\w* zero by zero\b|零除以零|0\s*除以\s*0"), "0/0"),
+    (re.compile(r"\b(zero|nothing) (over|divided by) (zero|nothing)\b|\bdivid\w* (zero|nothing) by (zero|nothing)\b|零除以零|0\s*除以\s*0"), "0/0"),
     (re.compile(r"\s*(->|=>|⇒|⟶|⟹)\s*"), " → "),
 ]
 
