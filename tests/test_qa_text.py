@@ -616,3 +616,15 @@ def test_more_ways_of_reporting_a_belief_to_reject_it() -> None:
     verdict = grade(BANK.get("quadratic_cost"), "有人说平方增长是因为参数量随长度增长，这不对。每个查询都要和全部 n 个键做点积，"
                                                 "得到 n×n 的分数矩阵，既要算也要存。")
     assert verdict.mistake is None and verdict.fraction == 1.0, verdict.message("zh")
+
+
+def test_a_dash_ends_a_belief_set_aside_and_an_adverb_may_sit_in_its_frame() -> None:
+    """"It's not that X — Y": Y is asserted; "people sometimes say X" reports X without asserting it."""
+    queries = grade(BANK.get("kv_cache_why_not_queries"),
+                    "It's not that queries are too big — a past query is never used again once its token's output is "
+                    "computed, while every later query needs the past keys and values.")
+    assert queries.mistake is None and queries.fraction == 1.0, queries.message("en")
+    rms = grade(BANK.get("rmsnorm_vs_layernorm"),
+                "People sometimes say RMSNorm gives better quality than LayerNorm; it's about the same. It skips the mean, "
+                "divides by the root mean square, and is cheaper.")
+    assert rms.mistake is None and rms.fraction == 1.0, rms.message("en")
