@@ -577,6 +577,13 @@ def test_abstract_nouns_and_different_are_topic_words_in_a_keyword_list() -> Non
     assert claim.fraction == 1.0, claim.message("zh")
 
 
+def test_a_belief_some_hold_is_reported_not_asserted() -> None:
+    """"Some think it changes the probabilities, but it doesn't" rejects the belief it reports."""
+    verdict = grade(BANK.get("softmax_stability"), "Some think it changes the probabilities, but it doesn't: "
+                    "softmax(x − c) = softmax(x). It is needed because exp of a large score overflows to inf.")
+    assert verdict.fraction == 1.0, verdict.message()
+
+
 def test_separated_single_words_and_definitions_are_a_keyword_list() -> None:
     for question, answer in (("kv_cache_purpose", "keys, values, cache, decoding, reuse"),
                              ("why_multi_head", "子空间、concat、W_O、h=8、d_k=64")):

@@ -121,7 +121,7 @@ _FRAME = re.compile(
 # A belief reported in order to reject it ("a common mix-up is to think X", "很多人以为 X") is not
 # asserted, up to the word that turns to the truth ("actually", "其实").
 _REPORTED = re.compile(
-    r"\b(?:(?:many|some|most) (?:people|learners|candidates)|people|one might|you might|it'?s tempting to|"
+    r"\b(?:(?:many|some|most|others)(?: (?:people|learners|candidates|engineers|students))?|people|one might|you might|it'?s tempting to|"
     r"a (?:common|classic|frequent|typical) (?:mistake|misconception|mix-?up|confusion|myth|error|trap)\w*(?: is)?(?: to)?)"
     r"\s+(?:(?:often|sometimes|usually|commonly|still|will|may|might|would)\s+)?(?:think|believe|assume|say|claim|guess|expect)\w*"
     r"|\b(?:a (?:common|classic) (?:mistake|misconception|mix-?up|myth))\b|\bit is a myth\b|\bcontrary to\b"
