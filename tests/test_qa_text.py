@@ -584,6 +584,13 @@ def test_a_belief_some_hold_is_reported_not_asserted() -> None:
     assert verdict.fraction == 1.0, verdict.message()
 
 
+def test_a_colon_after_a_rejected_belief_turns_to_the_truth() -> None:
+    """"It's not that X: Y" rejects X and asserts Y."""
+    verdict = grade(BANK.get("rope_relative"), "It's not that RoPE stores relative positions: q and k are rotated by angles "
+                    "proportional to their absolute positions, and in the dot product the rotations combine into one by the difference, (n−m)θ.")
+    assert verdict.fraction == 1.0, verdict.message()
+
+
 def test_separated_single_words_and_definitions_are_a_keyword_list() -> None:
     for question, answer in (("kv_cache_purpose", "keys, values, cache, decoding, reuse"),
                              ("why_multi_head", "子空间、concat、W_O、h=8、d_k=64")):

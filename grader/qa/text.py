@@ -141,7 +141,9 @@ def _reported(text: str, position: int) -> bool:
     """Whether ``position`` lies in a belief the answer reports in order to reject it."""
     start = _sentence_start(text, position, limit=200)
     frames = list(_REPORTED.finditer(text, start, position))
-    return bool(frames) and not _TURN.search(text, frames[-1].end(), position)
+    # A colon after the reported belief ("it's not that X: Y") turns to the truth.
+    return bool(frames) and not _TURN.search(text, frames[-1].end(), position) \
+        and ":" not in text[frames[-1].end() + 3:position]
 
 
 def _clause_start(text: str, position: int) -> int:
