@@ -635,3 +635,10 @@ def test_a_dash_ends_a_belief_set_aside_and_an_adverb_may_sit_in_its_frame() -> 
                 "People sometimes say RMSNorm gives better quality than LayerNorm; it's about the same. It skips the mean, "
                 "divides by the root mean square, and is cheaper.")
     assert rms.mistake is None and rms.fraction == 1.0, rms.message("en")
+
+
+def test_a_belief_set_aside_with_er_shi_is_not_asserted_and_what_follows_is() -> None:
+    """"不是因为 X，而是 Y": X is rejected, Y is asserted."""
+    verdict = grade(BANK.get("kv_cache_why_not_queries"),
+                    "不是因为查询会变，而是过去的查询只在自己那一步用一次，之后再也用不到；而之后每个查询都要用过去的键和值。")
+    assert verdict.mistake is None and verdict.fraction == 1.0, verdict.message("zh")

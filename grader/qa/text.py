@@ -132,7 +132,7 @@ _REPORTED = re.compile(
 )
 _TURN = re.compile(
     r"\b(?:actually|in fact|in reality|really|instead|rather|but|however|it (?:does|is|was)n'?t|not so|wrong|false)\b|"
-    r"其实|实际上|事实上|恰恰相反|相反|但|然而|并非如此|不是这样|错|不对"
+    r"其实|实际上|事实上|恰恰相反|相反|但|然而|而是|并非如此|不是这样|错|不对"
     r"|\s-{1,2}\s|--"  # a dash: "it's not that X — Y"
 )
 
