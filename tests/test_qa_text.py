@@ -591,6 +591,14 @@ def test_a_colon_after_a_rejected_belief_turns_to_the_truth() -> None:
     assert verdict.fraction == 1.0, verdict.message()
 
 
+def test_an_adverb_beside_the_questions_words_is_still_an_echo() -> None:
+    """"cleverly" adds nothing to "shrink the KV cache"; "simultaneously" named by a phrasing still counts."""
+    echo = grade(BANK.get("gqa_kv_sharing"), "MQA and GQA cleverly shrink the KV cache, and in exchange they give up something.")
+    assert echo.fraction == 0.0, echo.message()
+    claim = grade(BANK.get("why_multi_head"), "Each head has its own subspace, so heads attend to different positions, simultaneously.")
+    assert "several_relations" in [c.id for c in claim.found], claim.message()
+
+
 def test_separated_single_words_and_definitions_are_a_keyword_list() -> None:
     for question, answer in (("kv_cache_purpose", "keys, values, cache, decoding, reuse"),
                              ("why_multi_head", "子空间、concat、W_O、h=8、d_k=64")):

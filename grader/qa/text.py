@@ -208,11 +208,21 @@ def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[s
             if _reported(answer, start):
                 negated, framed = True, False
             clause_end = _clause_end(answer, end)
-            said, clause = content(answer[start:end]), content(answer[clause_start:clause_end])
+            said, clause = content(answer[start:end]), _claimed(answer[clause_start:clause_end])
             echo = not (said - asked) and not (clause - asked) or (
                 not (said - asked - renamed) and not (clause - asked - renamed) and not _consequence(answer, clause_start, clause_end))
             matches.append(Match(start, end, negated, framed, echo))
     return matches
+
+
+# An adverb ("cleverly", "basically") beside the question's words says nothing new: "MQA cleverly
+# shrinks the KV cache" is an echo (an adverb the phrasing itself names, "simultaneously", still counts).
+_ADVERB = re.compile(r"[a-z]{3,}ly")
+
+
+def _claimed(text: str) -> set[str]:
+    """The content words of ``text`` that could make a claim: adverbs in -ly left out."""
+    return {word for word in content(text) if not _ADVERB.fullmatch(word)}
 
 
 # "..., so the cache shrinks", "……，缓存就变小了": the question's words, said as what follows from a claim before.
