@@ -215,14 +215,17 @@ def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[s
     return matches
 
 
-# An adverb ("cleverly", "basically") beside the question's words says nothing new: "MQA cleverly
-# shrinks the KV cache" is an echo (an adverb the phrasing itself names, "simultaneously", still counts).
+# An adverb ("cleverly", "basically", "巧妙地", "其实") beside the question's words says nothing new:
+# "MQA cleverly shrinks the KV cache" is an echo (an adverb the phrasing itself names, "simultaneously",
+# still counts).
 _ADVERB = re.compile(r"[a-z]{3,}ly")
+_ADVERB_ZH = re.compile(r"其实|当然|就是|基本上|本质上|实际上|确实|显然|非常|"
+                        r"(?:巧妙|大大|显著|有效|明显|简单|自然而然|聪明)地?")
 
 
 def _claimed(text: str) -> set[str]:
-    """The content words of ``text`` that could make a claim: adverbs in -ly left out."""
-    return {word for word in content(text) if not _ADVERB.fullmatch(word)}
+    """The content words of ``text`` that could make a claim: adverbs left out."""
+    return {word for word in content(_ADVERB_ZH.sub(" ", text)) if not _ADVERB.fullmatch(word)}
 
 
 # "..., so the cache shrinks", "……，缓存就变小了": the question's words, said as what follows from a claim before.
