@@ -650,3 +650,13 @@ def test_a_belief_set_aside_with_er_shi_is_not_asserted_and_what_follows_is() ->
     verdict = grade(BANK.get("kv_cache_why_not_queries"),
                     "不是因为查询会变，而是过去的查询只在自己那一步用一次，之后再也用不到；而之后每个查询都要用过去的键和值。")
     assert verdict.mistake is None and verdict.fraction == 1.0, verdict.message("zh")
+
+
+def test_the_reversed_claim_said_of_the_other_subject_is_true() -> None:
+    """"Standard attention writes the n × n matrix to HBM" is right; said of FlashAttention it is the reversed claim."""
+    question = BANK.get("flash_what_it_saves")
+    right = grade(question, "Standard attention writes the full attention matrix to HBM and reads it back; FlashAttention "
+                            "never does: it tiles in SRAM, so memory is linear, and the output is exact.")
+    assert right.fraction == 1.0, right.message("en")
+    wrong = grade(question, "FlashAttention writes the full attention matrix to HBM, but it tiles in SRAM; the output is exact.")
+    assert wrong.fraction < 0.5

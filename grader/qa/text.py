@@ -379,6 +379,9 @@ def judge(question: Question, raw: str) -> Judgement:
         against = [m for m in find(concept.against.en + concept.against.zh, answer, asked, renamed) if not m.negated]
         said = asserted(matches, allow_frame=concept.danger)
         if concept.about:
+            # The opposite said of the other subject, named in its clause ("standard attention stores the
+            # n × n matrix"), is true.
+            against = [m for m in against if not ((named := _named_in_clause(m, answer, mentions)) and concept.about not in named)]
             # Said of the other subject ("prefill is memory-bound"), the idea is stated the wrong way round.
             subjects = [_subjects_of(m, answer, mentions) for m in said]
             misattributed = [m for m, named in zip(said, subjects) if named and concept.about not in named]
@@ -469,6 +472,12 @@ def _subjects_of(match: Match, answer: str, mentions: list[tuple[int, int, str]]
         found |= _subjects_of_clause(start, end, answer, mentions)
         start = end + 1
     return found
+
+
+def _named_in_clause(match: Match, answer: str, mentions: list[tuple[int, int, str]]) -> set[str]:
+    """The subjects named in the clause (or clauses) that hold ``match``."""
+    start, end = _clause_start(answer, match.start), _clause_end(answer, match.end)
+    return {name for first, last, name in mentions if start <= first and last <= end}
 
 
 def _subjects_of_clause(begin: int, finish: int, answer: str, mentions: list[tuple[int, int, str]]) -> set[str]:
