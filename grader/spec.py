@@ -12,19 +12,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-import yaml
 
 from grader import schema
 from grader.errors import SpecError
 from grader.i18n import LANGS, Text, placeholders
+from grader.yaml_files import read_yaml
 
 #: Names a problem may not take, because they are ``grade`` sub-commands.
 RESERVED_NAMES = frozenset(
     {"all", "list", "show", "init", "batch", "merge", "quiz", "validate", "classroom", "progress"}
 )
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
-#: libyaml's safe loader when PyYAML was built with it (several times faster), else the pure one.
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _doc(text: str) -> dict[str, str]:
@@ -227,14 +225,7 @@ class ProblemSpec:
 def load_spec(path: Path) -> ProblemSpec:
     """Read and validate one ``spec.yaml``; errors name the file and the key."""
     where = str(path)
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SafeLoader)
-    except OSError as err:
-        raise SpecError(f"{where}: cannot read ({err.strerror})") from None
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        line = f"line {mark.line + 1}: " if mark else ""
-        raise SpecError(f"{where}: {line}invalid YAML ({getattr(err, 'problem', err)})") from None
+    data = read_yaml(path)
     spec = schema.load(ProblemSpec, data, where=where)
     if spec.id != path.parent.name:
         raise SpecError(f"{where}: id: {spec.id!r} must match its folder name {path.parent.name!r}")

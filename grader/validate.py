@@ -24,6 +24,7 @@ from grader.messages import text
 from grader.results import ProblemResult, Status
 from grader.worker import sandbox
 from grader.worker.session import Zygote
+from grader.yaml_files import StrictLoader
 
 OK, FAIL, SKIPPED = "ok", "fail", "skipped"
 
@@ -247,7 +248,7 @@ class _Validator:
                 self.finding("mistakes", OK, text("validate.no_mistakes"))
             return None
         try:
-            entries = yaml.safe_load(expected_file.read_text(encoding="utf-8")) or {}
+            entries = yaml.load(expected_file.read_text(encoding="utf-8"), Loader=StrictLoader) or {}
         except yaml.YAMLError as err:
             self.finding("mistakes", FAIL, text("validate.invalid_yaml", file=expected_file, error=str(err)))
             return None

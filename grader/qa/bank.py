@@ -24,11 +24,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 
 from grader import schema
 from grader.errors import SpecError
 from grader.i18n import LANGS, Text  # noqa: F401  (Text: re-exported for the bank's users)
+from grader.yaml_files import read_yaml
 
 QuestionType = Literal["choice", "multi", "numeric", "vector", "text"]
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -207,14 +207,7 @@ def _load(folder: Path, stamp: tuple) -> QuestionBank:
 
 
 def _read(path: Path) -> Any:
-    try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except OSError as err:
-        raise SpecError(f"{path}: cannot read ({err.strerror})") from None
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        line = f"line {mark.line + 1}: " if mark else ""
-        raise SpecError(f"{path}: {line}invalid YAML ({getattr(err, 'problem', err)})") from None
+    return read_yaml(path)
 
 
 #: The bank's lexicon: one file of terms, each with the ways learners write it (both languages).

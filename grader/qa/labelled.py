@@ -21,10 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
 
 from grader.errors import SpecError
 from grader.qa.bank import QuestionBank
+from grader.yaml_files import read_yaml
 
 #: The labelled sets: written with the rubrics; written blind, then studied (two); written blind, read once.
 SPLITS = ("tuning", "dev", "dev_b", "heldout_c")
@@ -74,10 +74,7 @@ def _load_file(path: Path, bank: QuestionBank) -> list[LabelledAnswer]:
     def fail(message: str) -> SpecError:
         return SpecError(f"{path}: {message}")
 
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as err:
-        raise fail(f"invalid YAML ({getattr(err, 'problem', err)})") from None
+    data = read_yaml(path)
     if not isinstance(data, dict) or set(data) != {"question", "answers"}:
         raise fail("expected exactly the keys `question` and `answers`")
     qid = data["question"]
