@@ -602,7 +602,8 @@ def test_an_adverb_beside_the_questions_words_is_still_an_echo() -> None:
 
 def test_separated_single_words_and_definitions_are_a_keyword_list() -> None:
     for question, answer in (("kv_cache_purpose", "keys, values, cache, decoding, reuse"),
-                             ("why_multi_head", "子空间、concat、W_O、h=8、d_k=64")):
+                             ("why_multi_head", "子空间、concat、W_O、h=8、d_k=64"),
+                             ("causal_mask_purpose", "lower triangular, autoregressive, teacher forcing, upper triangle = -inf")):
         verdict = grade(BANK.get(question), answer)
         assert verdict.fraction == 0.0 and verdict.notes[0][0] == "text_keywords", answer
     sentence = grade(BANK.get("explain_sqrt_dk"), "to avoid vanishing gradients")

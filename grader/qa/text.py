@@ -272,7 +272,7 @@ _RELATION_ZH = re.compile(
 # Nouns that hold a relating character (显存 holds 存; 不变性, an abstract noun in -性, holds 不) and
 # 不同 ("different", not a negation): topic words, not relations.
 _NOUNS_ZH = re.compile(r"显存|缓存|内存|存储|复用|计算|算力|算法|运算|过程|有效|比例|不同|[\u3400-\u9fff]{1,3}性")
-_FORMULA = re.compile(r"[\w^()/.*·+\- ]{1,12}=[\w^()/.*·+\- ]{1,20}")
+_FORMULA = re.compile(r"[\w^()/.*·+\- ]{1,24}=[\w^()/.*·+\- ]{1,20}")
 _COMPARATIVE_EN = re.compile(r"\b(larger|bigger|smaller|higher|lower|more|less|fewer|very)\b")
 
 
