@@ -662,3 +662,14 @@ def test_the_reversed_claim_said_of_the_other_subject_is_true() -> None:
     assert right.fraction == 1.0, right.message("en")
     wrong = grade(question, "FlashAttention writes the full attention matrix to HBM, but it tiles in SRAM; the output is exact.")
     assert wrong.fraction < 0.5
+
+
+def test_naming_the_question_s_method_as_a_means_is_still_an_echo() -> None:
+    """"通过……的方式来减小 KV 缓存", "by means of the … approach": a means named in the question's words adds no claim."""
+    question = BANK.get("gqa_kv_sharing")
+    for answer in ("MQA 和 GQA 通过多查询和分组查询的方式来减小 KV 缓存，代价就是要付出一定的代价。",
+                   "MQA and GQA shrink the KV cache by means of the multi-query and grouped-query approaches."):
+        verdict = grade(question, answer)
+        assert verdict.fraction == 0.0, verdict.message()
+    claim = grade(question, "MQA and GQA shrink the KV cache by sharing one key-value head among several query heads.")
+    assert claim.fraction > 0, claim.message()

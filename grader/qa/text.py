@@ -220,12 +220,15 @@ def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[s
 # still counts).
 _ADVERB = re.compile(r"[a-z]{3,}ly")
 _ADVERB_ZH = re.compile(r"其实|当然|就是|基本上|本质上|实际上|确实|显然|非常|"
-                        r"(?:巧妙|大大|显著|有效|明显|简单|自然而然|聪明)地?")
+                        r"(?:巧妙|大大|显著|有效|明显|简单|自然而然|聪明)地?|"
+                        r"通过|借助|利用|采用|的?(?:方式|方法|办法|手段|机制|技术)来?")
+# "by means of the multi-query approach": naming the question's method as a way or a means is no claim either.
+_MEANS_EN = re.compile(r"\b(?:by means of|by way of|by using|through|via|approach(?:es)?|methods?|techniques?|mechanisms?|ways?|means)\b")
 
 
 def _claimed(text: str) -> set[str]:
     """The content words of ``text`` that could make a claim: adverbs left out."""
-    return {word for word in content(_ADVERB_ZH.sub(" ", text)) if not _ADVERB.fullmatch(word)}
+    return {word for word in content(_MEANS_EN.sub(" ", _ADVERB_ZH.sub(" ", text))) if not _ADVERB.fullmatch(word)}
 
 
 # "..., so the cache shrinks", "……，缓存就变小了": the question's words, said as what follows from a claim before.
