@@ -612,6 +612,17 @@ def test_separated_single_words_and_definitions_are_a_keyword_list() -> None:
     assert sentence.fraction > 0, sentence.message()
 
 
+def test_chinese_topic_phrases_set_apart_by_spaces_or_commas_are_a_keyword_list() -> None:
+    for question, answer in (("softmax_stability", "减最大值 上溢 exp 数值稳定 平移不变 softmax"),
+                             ("decode_memory_bound", "访存、算术强度、矩阵乘向量、带宽、kv 缓存"),
+                             ("flash_what_it_saves", "sram hbm 分块 重计算 精确 online softmax")):
+        verdict = grade(BANK.get(question), answer)
+        assert verdict.fraction == 0.0 and verdict.notes[0][0] == "text_keywords", answer
+    # Two phrases separated by a comma, one a claim: a terse answer, not a list.
+    claim = grade(BANK.get("softmax_stability"), "防溢出（inf/NaN）；平移不变，结果相同")
+    assert claim.fraction == 1.0, claim.message()
+
+
 def test_a_short_gap_does_not_run_into_the_next_clause() -> None:
     """"没有卷积，所以要把位置……" does not say "没有……位置": a short rubric gap stays in its clause."""
     verdict = grade(BANK.get("why_positional"), "因为 Transformer 没有 RNN 的循环结构，也没有卷积，所以要把位置编码加到词向量上。")

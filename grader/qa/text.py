@@ -274,7 +274,9 @@ _RELATION_ZH = re.compile(
 )
 # Nouns that hold a relating character (显存 holds 存; 不变性, an abstract noun in -性, holds 不) and
 # 不同 ("different", not a negation): topic words, not relations.
-_NOUNS_ZH = re.compile(r"显存|缓存|内存|存储|复用|计算|算力|算法|运算|过程|有效|比例|不同|[\u3400-\u9fff]{1,3}性")
+_NOUNS_ZH = re.compile(r"显存|缓存|内存|存储|访存|复用|计算|算力|算法|算术|运算|过程|有效|比例|不同|[\u3400-\u9fff]{1,3}性")
+# In Chinese words set apart by spaces, "平移不变" (shift-invariant) names a property like 不变性 does.
+_PROPERTY_ZH = re.compile(r"(?<=[\u3400-\u9fff]{2})不变$")
 _FORMULA = re.compile(r"[\w^()/.*·+\- ]{1,24}=[\w^()/.*·+\- ]{1,20}")
 _COMPARATIVE_EN = re.compile(r"\b(larger|bigger|smaller|higher|lower|more|less|fewer|very)\b")
 
@@ -295,9 +297,12 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
     if re.search(r"[→<>≈∝~]|[^\d\s]\s*:", answer) or any("=" in i and not (long_list and _FORMULA.fullmatch(i)) for i in items):
         return False
     separated = len(items) >= 3  # "keys, values, cache, reuse": a word alone relates nothing
-    if len(items) == 1:
+    spaced = len(items) == 1
+    if spaced:
         items = answer.strip(" .。!！").split()
-        if len(items) > 5:
+        # Chinese words set apart by spaces ("最大值 溢出 exp 数值稳定") are listed, not written as a
+        # sentence: such a list may be as long as a separated one.
+        if len(items) > (8 if sum(bool(re.fullmatch(r"[\u3400-\u9fff]+", i)) for i in items) >= 2 else 5):
             return False
     if not 2 <= len(items) <= 8:
         return False
@@ -309,7 +314,8 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
             longest = 6 if item in known else 5 if len(items) >= 4 else 4
             if listed and re.fullmatch(r"更[\u3400-\u9fff]", item):
                 continue  # a bare comparative ("更快"), like "lower" in an English list
-            if len(_CJK.findall(item)) > longest or _RELATION_ZH.search(_NOUNS_ZH.sub("", item)):
+            nouns = _NOUNS_ZH.sub("", _PROPERTY_ZH.sub("", item) if spaced and len(items) >= 4 else item)
+            if len(_CJK.findall(item)) > longest or _RELATION_ZH.search(nouns):
                 return False
         elif len(item.split()) > 3:
             return False
