@@ -15,7 +15,7 @@ from grader.errors import SpecError
 from grader.qa.bank import load_bank
 from grader.qa.grading import grade
 from grader.qa.labelled import SPLITS, UNREAD, agreement, grade_set, load_set
-from grader.qa.text import canonical
+from grader.qa.text import canonical, judge
 
 BANK = load_bank(ProblemBank().get("qa").folder)
 
@@ -687,3 +687,9 @@ def test_naming_the_question_s_method_as_a_means_is_still_an_echo() -> None:
         assert verdict.fraction == 0.0, verdict.message()
     claim = grade(question, "MQA and GQA shrink the KV cache by sharing one key-value head among several query heads.")
     assert claim.fraction > 0, claim.message()
+
+
+def test_a_subject_named_as_the_operation_a_step_performs_is_not_what_the_claim_is_about() -> None:
+    answer = "Bahdanau 那种是把查询和键各自线性变换后相加，过一个双曲正切，再和一个可学习向量做内积，相当于给每一对单独跑一个小网络。"
+    verdict = judge(BANK.get("additive_vs_dot"), answer)
+    assert not verdict.inverted and "additive_network" in [c.id for c in verdict.found], answer

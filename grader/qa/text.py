@@ -450,6 +450,9 @@ def judge(question: Question, raw: str) -> Judgement:
 # ------------------------------------------------------------------------------- subjects
 
 # A subject named only to be set aside ("unlike prefill", "和预填充相比") is not what the clause is about.
+#: A subject named as the operation a step performs ("再和向量做内积", "then takes a dot product with v") is
+#: what the step does, not what the sentence is about.
+_OPERATION_BEFORE = re.compile(r"(?:\b(?:takes?|taking|took)\s+(?:a|an|the)\s+|(?:做|求|取)\s*)$")
 _CONTRAST_BEFORE = re.compile(
     r"(?:\b(?:unlike|than|versus|vs\.?|compared (?:with|to)|rather than|instead of|as opposed to|not)\s+(?:the\s+|in\s+|a\s+)?"
     r"|(?:不像|不同于|与|和|跟|同|比|比起|而非|而不是|不是|相对于|相较于)\s*)$"
@@ -462,7 +465,8 @@ def _mentions(question: Question, answer: str) -> list[tuple[int, int, str]]:
     for name, named in question.subjects.items():
         for pattern in named.en + named.zh:
             for m in _compiled(pattern)[0].finditer(answer):
-                if m.end() > m.start() and not _CONTRAST_BEFORE.search(answer[max(0, m.start() - 16):m.start()]):
+                before = answer[max(0, m.start() - 16):m.start()]
+                if m.end() > m.start() and not _CONTRAST_BEFORE.search(before) and not _OPERATION_BEFORE.search(before):
                     mentions.append((m.start(), m.end(), name))
     return sorted(mentions)
 
