@@ -358,9 +358,12 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_e, the fifth blind set (two more authors, 352 answers), was read once with the grader frozen
 #: (39a162b): 84.9% and 10 wrong answers at half; it is now studied (99.1%, none at half: keyword
 #: lists of Chinese phrases, reversed and named misconceptions, paraphrases), so its floor is a regression floor.
-AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98}
+#: heldout_f, the sixth blind set (two more authors, 352 answers), was read once with the grader frozen
+#: (bed3cc5): 93.5% and no wrong answer at half; its floor is that reading until it is studied.
+AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
+             "heldout_f": 0.93}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more.
-WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0}
+WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)

@@ -1,7 +1,7 @@
 """Labelled free-text answers: the sets that measure how well text answers are graded.
 
 A set is a folder of YAML files, one per text question, in one of the splits (:data:`SPLITS`:
-``tests/qa_text/tuning/``, ``dev/``, ``dev_b/``, ``heldout_c/``, ``heldout_d/``, ``heldout_e/``; the format and the rules of each
+``tests/qa_text/tuning/``, ``dev/``, ``dev_b/``, ``heldout_c/``, ``heldout_d/``, ``heldout_e/``, ``heldout_f/``; the format and the rules of each
 split are documented in ``tests/qa_text/README.md``)::
 
     question: explain_sqrt_dk
@@ -26,8 +26,8 @@ from grader.errors import SpecError
 from grader.qa.bank import QuestionBank
 from grader.yaml_files import read_yaml
 
-#: The labelled sets: written with the rubrics; written blind, then studied (four); written blind, read once.
-SPLITS = ("tuning", "dev", "dev_b", "heldout_c", "heldout_d", "heldout_e")
+#: The labelled sets: written with the rubrics; written blind, then studied (five); written blind, read once.
+SPLITS = ("tuning", "dev", "dev_b", "heldout_c", "heldout_d", "heldout_e", "heldout_f")
 #: Blind sets not read yet: graded only when named (``bench_qa_text.py --split``), once, after the grader is
 #: frozen; the tests load them but never grade them.
 UNREAD: tuple[str, ...] = ()
