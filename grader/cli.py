@@ -164,13 +164,9 @@ def _record(results: list, folder: Path, fmt: str, no_history: bool) -> None:
     """Add local gradings to the folder's history (grader.history says when not); a failure is a warning."""
     from grader import history
 
-    if history.skip_reason(fmt, folder, no_history) is not None:
-        return
-    try:
-        history.record(results, folder)
-    except OSError as err:
-        click.echo(t("cli.warning", message=t("history.cannot_write", path=history.path_in(folder),
-                                              reason=err.strerror or type(err).__name__)), err=True)
+    warning = history.record_where_kept(results, folder, fmt, no_history)
+    if warning:
+        click.echo(warning, err=True)
 
 
 def _fast_exit_allowed() -> None:

@@ -138,6 +138,21 @@ def record(results: Iterable[ProblemResult], folder: Path) -> int:
     return len(lines)
 
 
+def record_where_kept(results: list[ProblemResult], folder: Path, fmt: str, opted_out: bool = False) -> str | None:
+    """Add local gradings to ``folder``'s history unless :func:`skip_reason` says not to; the one-line
+    warning to show when the file cannot be written (the grading itself stands), else None."""
+    if skip_reason(fmt, folder, opted_out) is not None:
+        return None
+    try:
+        record(results, folder)
+    except OSError as err:
+        from grader.messages import t
+
+        return t("cli.warning", message=t("history.cannot_write", path=path_in(folder),
+                                          reason=err.strerror or type(err).__name__))
+    return None
+
+
 def _drop_oldest_half(path: Path) -> None:
     kept = path.read_bytes().splitlines(keepends=True)
     kept = kept[len(kept) // 2:]

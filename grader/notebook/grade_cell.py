@@ -54,6 +54,10 @@ def cell_files(problem: Problem, magic: str, body: str, folder: Path) -> Learner
     return LearnerFiles(path, code.source, helpers, code.spans, code.notes, shown=this_cell)
 
 
+#: The history's ``file`` for a grading of a ``%%grade`` cell (it has no file).
+HISTORY_FILE_NAME = "%%grade"
+
+
 def grade_request(request: dict[str, Any]) -> dict[str, Any]:
     """The reply to one request (see the module docstring); never raises for a user's mistake."""
     from grader import engine
@@ -92,22 +96,11 @@ def grade_request(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _record(result: Any, folder: Path, wanted: bool) -> str | None:
-    """Add the grading to ``folder``'s history where it is kept; the warning to show when it cannot be written."""
+    """Add the grading to ``folder``'s history (its file: :data:`HISTORY_FILE_NAME`); a warning or None."""
     from grader import history
 
-    if history.skip_reason("table", folder, opted_out=not wanted) is not None:
-        return None
     result.submission = HISTORY_FILE_NAME
-    try:
-        history.record([result], folder)
-    except OSError as err:
-        return t("cli.warning", message=t("history.cannot_write", path=history.path_in(folder),
-                                          reason=err.strerror or type(err).__name__))
-    return None
-
-
-#: The history's ``file`` for a grading of a ``%%grade`` cell (it has no file).
-HISTORY_FILE_NAME = "%%grade"
+    return history.record_where_kept([result], folder, "table", opted_out=not wanted)
 
 
 def main() -> None:
