@@ -265,12 +265,12 @@ _RELATION_EN = re.compile(
     r"\b(a|an|the|with|without|is|are|was|were|be|been|it|its|this|that|so|to|of|in|on|for|by|with|because|since|when|if|then|than|which|"
     r"as|at|from|into|can|will|would|could|should|may|might|must|do|does|did|has|have|had|gets?|makes?|becomes?|"
     r"causes?|leads?|means|grows?|increases?|decreases?|explodes?|saturates?|vanish(es)?|shrinks?|cancels?|"
-    r"stays?|keeps?|prevents?|avoids?|needs?|uses?|shares?|stores?|reuses?|reads?|"
+    r"stays?|keeps?|prevents?|avoids?|needs?|uses?|shares?|stores?|reuses?|reads?|sees?|looks?|attends?|predicts?|"
     r"depends?|larger|bigger|smaller|higher|lower|more|less|fewer|too|very|only|never|always|not|no)\b"
     r"|[→=<>≈∝~]|n't"
 )
 _RELATION_ZH = re.compile(
-    r"会|使|让|导致|因为|所以|变|太|过|越|很|更|不|没|能|把|被|随|则|就|是|为|需|要|只|仅|得|造成|引起|防止|避免|算|比|存|看|用|有"
+    r"会|使|让|导致|因为|所以|变|太|过|越|很|更|不|没|能|把|被|随|则|就|是|为|需|要|只|仅|得|造成|引起|防止|避免|算|比|存|看|用|有|按"
 )
 # Nouns that hold a relating character (显存 holds 存; 不变性, an abstract noun in -性, holds 不) and
 # 不同 ("different", not a negation): topic words, not relations.
@@ -279,6 +279,11 @@ _NOUNS_ZH = re.compile(r"显存|缓存|内存|存储|访存|复用|计算|算力
 _PROPERTY_ZH = re.compile(r"(?<=[\u3400-\u9fff]{2})不变$")
 _FORMULA = re.compile(r"[\w^()/.*·+\- ]{1,24}=[\w^()/.*·+\- ]{1,20}")
 _COMPARATIVE_EN = re.compile(r"\b(larger|bigger|smaller|higher|lower|more|less|fewer|very)\b")
+
+
+def _definition(item: str) -> bool:
+    """"h=8", "θ_i = 10000^(-2i/d)": a name given a value. "BERT = no causal mask" is a claim."""
+    return bool(_FORMULA.fullmatch(item)) and not _RELATION_EN.search(item.split("=", 1)[1])
 
 
 def is_keyword_list(answer: str, known: str = "") -> bool:
@@ -294,7 +299,7 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
     # An arrow, a formula, "BERT: bidirectional" relate things; in a list of four or more, a definition
     # ("h=8", "θ_i = 10000^(-2i/d)") is one more topic word.
     long_list = len(items) >= 4
-    if re.search(r"[→<>≈∝~]|[^\d\s]\s*:", answer) or any("=" in i and not (long_list and _FORMULA.fullmatch(i)) for i in items):
+    if re.search(r"[→<>≈∝~]|[^\d\s]\s*:", answer) or any("=" in i and not (long_list and _definition(i)) for i in items):
         return False
     separated = len(items) >= 3  # "keys, values, cache, reuse": a word alone relates nothing
     spaced = len(items) == 1
@@ -308,7 +313,7 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
         return False
     listed = len(items) >= 3
     for item in items:
-        if separated and (_FORMULA.fullmatch(item) or re.fullmatch(r"[a-z_-]+", item)):
+        if separated and (_definition(item) or re.fullmatch(r"[a-z_-]+", item)):
             continue
         if _CJK.search(item):
             longest = 6 if item in known else 5 if len(items) >= 4 else 4
