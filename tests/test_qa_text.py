@@ -685,10 +685,13 @@ def test_naming_the_question_s_method_as_a_means_is_still_an_echo() -> None:
     """"通过……的方式来减小 KV 缓存", "by means of the … approach": a means named in the question's words adds no claim."""
     question = BANK.get("gqa_kv_sharing")
     for answer in ("MQA 和 GQA 通过多查询和分组查询的方式来减小 KV 缓存，代价就是要付出一定的代价。",
+                   "MQA 和 GQA 通过多查询和分组查询来减小 KV 缓存，代价是付出了一些代价。",  # 来 alone links means and purpose
                    "MQA and GQA shrink the KV cache by means of the multi-query and grouped-query approaches."):
         verdict = grade(question, answer)
         assert verdict.fraction == 0.0, verdict.message()
     claim = grade(question, "MQA and GQA shrink the KV cache by sharing one key-value head among several query heads.")
+    assert claim.fraction > 0, claim.message()
+    claim = grade(question, "让几个查询头共用一个键值头来减小 KV 缓存。")
     assert claim.fraction > 0, claim.message()
 
 

@@ -221,7 +221,9 @@ def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[s
 _ADVERB = re.compile(r"[a-z]{3,}ly")
 _ADVERB_ZH = re.compile(r"其实|当然|就是|基本上|本质上|实际上|确实|显然|非常|"
                         r"(?:巧妙|大大|显著|有效|明显|简单|自然而然|聪明)地?|"
-                        r"通过|借助|利用|采用|的?(?:方式|方法|办法|手段|机制|技术)来?")
+                        r"通过|借助|利用|采用|的?(?:方式|方法|办法|手段|机制|技术)来?|"
+                        # "用 X 来减小……": 来 only links a means to its purpose.
+                        r"来(?=\s*(?:减小|缩小|降低|减少|节省|压缩|加快|加速|提高|避免|防止|实现))")
 # "by means of the multi-query approach": naming the question's method as a way or a means is no claim either.
 _MEANS_EN = re.compile(r"\b(?:by means of|by way of|by using|through|via|approach(?:es)?|methods?|techniques?|mechanisms?|ways?|means)\b")
 
@@ -295,7 +297,8 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
     (or 、) a single English word is a topic word ("keys, values, cache, reuse"), and so is a
     definition ("h=8") in a list of four or more.
     """
-    items = [i for i in _ITEM_SPLIT.split(answer.strip(" .。!！")) if i]
+    # A citation ("Xiong et al. 2020") is one more topic word.
+    items = [re.sub(r"\s+et al\.?(?=\s|$)", "", i) for i in _ITEM_SPLIT.split(answer.strip(" .。!！")) if i]
     # An arrow, a formula, "BERT: bidirectional" relate things; in a list of four or more, a definition
     # ("h=8", "θ_i = 10000^(-2i/d)") is one more topic word.
     long_list = len(items) >= 4
@@ -463,6 +466,9 @@ _CONTRAST_BEFORE = re.compile(
     r"|(?:不像|不同于|与|和|跟|同|比|比起|而非|而不是|不是|相对于|相较于)\s*)$"
 )
 
+_JOINED_BEFORE = re.compile(r"(?:与|和|跟|同)\s*$")
+_BOTH_AFTER = re.compile(r"\s*(?:(?:也|其实|实际上)?(?:都|均)|两者|二者|一样|同样)")
+
 
 def _mentions(question: Question, answer: str) -> list[tuple[int, int, str]]:
     """Where the answer names one of the question's subjects, as the subject of what follows."""
@@ -471,7 +477,10 @@ def _mentions(question: Question, answer: str) -> list[tuple[int, int, str]]:
         for pattern in named.en + named.zh:
             for m in _compiled(pattern)[0].finditer(answer):
                 before = answer[max(0, m.start() - 16):m.start()]
-                if m.end() > m.start() and not _CONTRAST_BEFORE.search(before) and not _OPERATION_BEFORE.search(before):
+                # "BERT 和 GPT 都……" names both: 和 joins them here, it sets nothing aside.
+                joined = _JOINED_BEFORE.search(before) and _BOTH_AFTER.match(answer, m.end())
+                set_aside = _CONTRAST_BEFORE.search(before) and not joined
+                if m.end() > m.start() and not set_aside and not _OPERATION_BEFORE.search(before):
                     mentions.append((m.start(), m.end(), name))
     return sorted(mentions)
 
