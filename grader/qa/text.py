@@ -297,7 +297,8 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
     (or 、) a single English word is a topic word ("keys, values, cache, reuse"), and so is a
     definition ("h=8") in a list of four or more.
     """
-    items = [i for i in _ITEM_SPLIT.split(answer.strip(" .。!！")) if i]
+    # A citation ("Xiong et al. 2020") is one more topic word.
+    items = [re.sub(r"\s+et al\.?(?=\s|$)", "", i) for i in _ITEM_SPLIT.split(answer.strip(" .。!！")) if i]
     # An arrow, a formula, "BERT: bidirectional" relate things; in a list of four or more, a definition
     # ("h=8", "θ_i = 10000^(-2i/d)") is one more topic word.
     long_list = len(items) >= 4
@@ -465,6 +466,9 @@ _CONTRAST_BEFORE = re.compile(
     r"|(?:不像|不同于|与|和|跟|同|比|比起|而非|而不是|不是|相对于|相较于)\s*)$"
 )
 
+_JOINED_BEFORE = re.compile(r"(?:与|和|跟|同)\s*$")
+_BOTH_AFTER = re.compile(r"\s*(?:(?:也|其实|实际上)?(?:都|均)|两者|二者|一样|同样)")
+
 
 def _mentions(question: Question, answer: str) -> list[tuple[int, int, str]]:
     """Where the answer names one of the question's subjects, as the subject of what follows."""
@@ -473,7 +477,10 @@ def _mentions(question: Question, answer: str) -> list[tuple[int, int, str]]:
         for pattern in named.en + named.zh:
             for m in _compiled(pattern)[0].finditer(answer):
                 before = answer[max(0, m.start() - 16):m.start()]
-                if m.end() > m.start() and not _CONTRAST_BEFORE.search(before) and not _OPERATION_BEFORE.search(before):
+                # "BERT 和 GPT 都……" names both: 和 joins them here, it sets nothing aside.
+                joined = _JOINED_BEFORE.search(before) and _BOTH_AFTER.match(answer, m.end())
+                set_aside = _CONTRAST_BEFORE.search(before) and not joined
+                if m.end() > m.start() and not set_aside and not _OPERATION_BEFORE.search(before):
                     mentions.append((m.start(), m.end(), name))
     return sorted(mentions)
 
