@@ -699,3 +699,30 @@ def test_a_subject_named_as_the_operation_a_step_performs_is_not_what_the_claim_
     answer = "Bahdanau 那种是把查询和键各自线性变换后相加，过一个双曲正切，再和一个可学习向量做内积，相当于给每一对单独跑一个小网络。"
     verdict = judge(BANK.get("additive_vs_dot"), answer)
     assert not verdict.inverted and "additive_network" in [c.id for c in verdict.found], answer
+
+
+def test_an_english_gap_stops_at_a_chinese_full_stop() -> None:
+    """"…15% token。GPT：因果 mask" does not say that the 15% hidden tokens belong to GPT."""
+    verdict = grade(BANK.get("encoder_vs_decoder"),
+                    "BERT：双向attn，只mask padding；MLM，预测被mask的15% token。GPT：因果mask（下三角）；预测下一个token（CLM）")
+    assert verdict.fraction == 1.0, verdict.message("zh")
+    # "bias" in one sentence and "i−j" in the next is not "a bias that grows with i−j".
+    apart = judge(BANK.get("alibi_bias"), "ALiBi 加一个 bias。每个 head 的斜率固定，只看 i−j 的距离。")
+    assert "distance_penalty" not in [c.id for c in apart.found]
+
+
+def test_two_subjects_joined_by_and_both_are_named() -> None:
+    """"BERT 和 GPT 都用因果掩码" says it of both ("和 GPT 相比" would set GPT aside)."""
+    verdict = judge(BANK.get("encoder_vs_decoder"), "BERT 和 GPT 都用因果掩码，区别只是 BERT 训练时随机 mask 掉 15% 的词让模型去预测。")
+    assert [c.id for c in verdict.inverted] == ["bert_bidirectional"]
+    assert {"gpt_causal", "bert_mlm"} <= {c.id for c in verdict.found}
+
+
+def test_definitions_that_claim_something_and_citations_in_a_list() -> None:
+    """"BERT = no causal mask" relates two things, "h=8" does not; "Xiong et al. 2020" is one more topic word."""
+    terse = grade(BANK.get("encoder_vs_decoder"), "BERT = no causal mask, sees both sides, MLM; GPT = causal mask, next-token prediction")
+    assert terse.fraction == 1.0, terse.message()
+    for question, answer in (("encoder_vs_decoder", "BERT = encoder, GPT = decoder, MLM, causal"),
+                             ("pre_ln_warmup", "residual, identity, warm-up, gradient norm, Xiong et al. 2020")):
+        verdict = grade(BANK.get(question), answer)
+        assert verdict.fraction == 0.0 and verdict.notes[0][0] == "text_keywords", answer

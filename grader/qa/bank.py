@@ -238,6 +238,8 @@ def _load_lexicon(path: Path) -> dict[str, str]:
 # A bounded gap ``[^.;]{0,40}`` matches as little as it can: a claim is its shortest span, not one
 # that runs on into the next clause.
 _LAZY_GAP = re.compile(r"(?<!\\)(\{\d*,\d+\})(?!\?)")
+# A gap that stops at an English full stop stops at a Chinese one too ("…15% token。GPT…").
+_FULL_STOP = re.compile(r"\[\^((?:[^\]。\\]|\\.)*\.(?:[^\]。\\]|\\.)*)\]")
 # A short gap (ten characters at most) stays in its clause: "没有卷积，所以要把位置……" does not say "没有……位置".
 _SHORT_GAP = re.compile(r"\[\^([^\],]*)\]\{0,(10|[1-9])\}")
 
@@ -254,7 +256,8 @@ def _expand_terms(q: Question, lexicon: dict[str, str], where: str) -> Question:
                 raise SpecError(f"{where}: pattern {match.group(0)!r} names no term of {LEXICON}")
             return lexicon[match.group(1)]
 
-        return [_LAZY_GAP.sub(r"\1?", _SHORT_GAP.sub(r"[^\1,]{0,\2}", _TERM.sub(one, pattern))) for pattern in patterns]
+        return [_LAZY_GAP.sub(r"\1?", _SHORT_GAP.sub(r"[^\1,]{0,\2}", _FULL_STOP.sub(r"[^\1。]", _TERM.sub(one, pattern))))
+                for pattern in patterns]
 
     def phrasings(p: Phrasings) -> Phrasings:
         return Phrasings(expand(p.en), expand(p.zh))
