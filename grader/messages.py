@@ -174,6 +174,10 @@ MESSAGES = Catalogue("grader.messages", {
         "en": "{on}: may attend (True); {off}: blocked (False)",
         "zh": "{on}：可以关注（True）；{off}：被屏蔽（False）",
     },
+    "figure.legend_mask_nan": {
+        "en": "{on}: may attend (True); {off}: blocked (False); {nan}: not a number (NaN)",
+        "zh": "{on}：可以关注（True）；{off}：被屏蔽（False）；{nan}：不是数（NaN）",
+    },
     "figure.legend_differ": {
         "en": "{mark}: a row where yours differs from the expected one",
         "zh": "{mark}：你的结果与参考答案不同的行",

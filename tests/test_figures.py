@@ -142,6 +142,16 @@ def test_a_mask_legend_says_red_for_nan_only_where_a_cell_is_one(wrong_causal) -
         assert red in _svg_text(with_nan) and with_nan.count('fill="#e15759"') == 1
 
 
+def test_a_mask_drawn_in_the_terminal_explains_its_nan_cells_only_when_it_has_one(wrong_causal) -> None:
+    figure = _figure(wrong_causal, "causal_mask")
+    values = figure.panels[0].values
+    yours = replace(figure.panels[0], values=((None, *values[0][1:]), *values[1:]))
+    for lang, words in (("en", "not a number (NaN)"), ("zh", "不是数（NaN）")):
+        assert not any(words in line for line in plain_lines(figure, lang=lang))
+        drawn = plain_lines(replace(figure, panels=(yours, figure.panels[1])), lang=lang)
+        assert any(words in line for line in drawn), drawn
+
+
 def _svg_text(svg: str) -> str:
     """The SVG's words, its wrapped lines joined by spaces."""
     root = ET.fromstring(svg)

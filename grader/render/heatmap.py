@@ -197,7 +197,9 @@ def _grid(
 def _legend(figure: Figure, scale: float, glyphs: dict, diff, lang: str) -> list[str]:
     zero, nan = glyphs["zero"].strip(), glyphs["nan"]
     if figure.kind == "mask":
-        lines = [t("figure.legend_mask", lang, on=glyphs["on"][0], off=zero)]
+        # A True/False mask cannot hold NaN; a float mask the learner returned can (−inf added to −inf).
+        key = "figure.legend_mask_nan" if _holds_nan(figure) else "figure.legend_mask"
+        lines = [t(key, lang, on=glyphs["on"][0], off=zero, nan=nan)]
     else:
         shades = "".join(s[0] for s in glyphs["shades"])
         lines = [t("figure.legend_shades", lang, shades=shades, top=f"{scale:.2g}", zero=zero, nan=nan)]
