@@ -95,8 +95,12 @@ def tokens(text: str) -> set[str]:
     return {_stem(t.strip("()")) for t in _TOKEN.findall(text)} - {""}
 
 
+# A directional complement after a verb ("缓存起来", "存下来") adds no content: "KV 缓存把 KV 缓存起来" is an echo.
+_COMPLEMENT_ZH = re.compile(r"(?<=[\u3400-\u9fff])(?:起来|下来)")
+
+
 def content(text: str) -> set[str]:
-    return tokens(text) - _STOPWORDS
+    return tokens(_COMPLEMENT_ZH.sub(" ", text)) - _STOPWORDS
 
 
 # ------------------------------------------------------------------------------- clauses and polarity
