@@ -627,6 +627,14 @@ def test_chinese_topic_phrases_set_apart_by_spaces_or_commas_are_a_keyword_list(
     assert claim.fraction == 1.0, claim.message()
 
 
+def test_from_x_down_to_y_relates_the_words_set_apart_by_spaces() -> None:
+    """"计算量从 O(n²) 降到 O(nW)" says one thing became another: a claim, not a list of formulas."""
+    claim = grade(BANK.get("sliding_window_reach"), "计算量从 O(n²) 降到 O(nW)。")
+    assert [c.id for c in claim.found] == ["linear_cost"], claim.message("zh")
+    listed = grade(BANK.get("sliding_window_reach"), "复杂度 O(n²) 窗口 层数")
+    assert listed.fraction == 0.0 and listed.notes[0][0] == "text_keywords"
+
+
 def test_a_short_gap_does_not_run_into_the_next_clause() -> None:
     """"没有卷积，所以要把位置……" does not say "没有……位置": a short rubric gap stays in its clause."""
     verdict = grade(BANK.get("why_positional"), "因为 Transformer 没有 RNN 的循环结构，也没有卷积，所以要把位置编码加到词向量上。")

@@ -276,7 +276,7 @@ _RELATION_EN = re.compile(
     r"|[→=<>≈∝~]|n't"
 )
 _RELATION_ZH = re.compile(
-    r"会|使|让|导致|因为|所以|变|太|过|越|很|更|不|没|能|把|被|随|则|就|是|为|需|要|只|仅|得|造成|引起|防止|避免|算|比|存|看|用|有|按"
+    r"会|使|让|导致|因为|所以|变|太|过|越|很|更|不|没|能|把|被|随|则|就|是|为|需|要|只|仅|得|造成|引起|防止|避免|算|比|存|看|用|有|按|从|降到|升到|增到|减到"
 )
 # Nouns that hold a relating character (显存 holds 存; 不变性, an abstract noun in -性, holds 不) and
 # 不同 ("different", not a negation): topic words, not relations.
