@@ -195,8 +195,8 @@ CASES: dict[str, tuple[list[str], list[str]]] = {
     ),
     "rmsnorm_vs_layernorm": (
         [
-            "RMSNorm skips the mean subtraction and divides by the root mean square, so it is cheaper with no bias",
-            "RMSNorm 不减均值，只除以均方根，计算更快，没有偏置",
+            "RMSNorm skips the mean subtraction and divides by the root mean square, so it is cheaper with no bias, and it trains about as well",
+            "RMSNorm 不减均值，只除以均方根，计算更快，没有偏置，效果和 LayerNorm 差不多",
         ],
         [
             "RMSNorm normalises over the batch",
