@@ -41,6 +41,8 @@ WRONG_CAP = 0.25
 _BEFORE_NFKC = str.maketrans({"²": "^2", "ᵀ": "^t", "√": "sqrt", "∞": "inf", "\u2212": "-"})
 _AFTER = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2019": "'", "\u2018": "'", "，": ",", "；": ";", "：": ":"})
 _REWRITES = [
+    (re.compile(r"\$|\\[,;!]"), ""),  # LaTeX math: "$q_t$", "\!" spacing
+    (re.compile(r"\\div\b"), "÷"),
     (re.compile(r"\bd_?\{?k\}?(?![a-z0-9])"), "d_k"),
     (re.compile(r"sqrt\s*\(?\s*d_k\s*\)?"), "sqrt(d_k)"),
     (re.compile(r"(the\s+)?square[- ]root\s+of\s+(the\s+)?d_k|\broot\s+(of\s+)?d_k"), "sqrt(d_k)"),
