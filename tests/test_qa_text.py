@@ -654,6 +654,12 @@ def test_numbers_and_special_values_in_words_have_one_spelling() -> None:
     assert verdict.fraction == 1.0, verdict.message("zh")
 
 
+def test_latex_markup_is_read_as_the_formula_it_writes() -> None:
+    assert canonical(r"$\frac{0}{0} = \mathrm{NaN}$") == "0/0 = nan"
+    assert canonical(r"$\mathcal{O}(nW)$ or $L \cdot W$") == "o(nw) or l · w"
+    assert canonical(r"$e^{m - m_{new}}\,\ell$ and $\max(m, \max s)$") == "e^{m - m_new}l and max(m, max s)"
+
+
 def test_more_ways_of_reporting_a_belief_to_reject_it() -> None:
     verdict = grade(BANK.get("quadratic_cost"), "有人说平方增长是因为参数量随长度增长，这不对。每个查询都要和全部 n 个键做点积，"
                                                 "得到 n×n 的分数矩阵，既要算也要存。")

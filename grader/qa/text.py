@@ -43,6 +43,18 @@ _AFTER = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2019": "'", "\u2018": "
 _REWRITES = [
     (re.compile(r"\$|\\[,;!]"), ""),  # LaTeX math: "$q_t$", "\!" spacing
     (re.compile(r"\\div\b"), "÷"),
+    # more LaTeX markup: \mathcal{O}, \frac{0}{0}, m_{new}, \infty, \cdot.
+    (re.compile(r"\\(?:mathcal|mathrm|mathbf|mathit|text|operatorname)\s*\{([^{}]*)\}"), r"\1"),
+    (re.compile(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), r"\1/\2"),
+    (re.compile(r"\\sqrt\s*\{([^{}]*)\}"), r"sqrt(\1)"),
+    (re.compile(r"_\{(\w+)\}"), r"_\1"),
+    (re.compile(r"\\infty\b"), "inf"),
+    (re.compile(r"\\ell\b"), "l"),
+    (re.compile(r"\\(max|min|sum|exp|log)\b"), r"\1"),
+    (re.compile(r"\\(?:cdot|times)\b"), "·"),
+    (re.compile(r"\\(?:leftarrow|gets)\b"), "←"),
+    (re.compile(r"\\(?:approx)\b"), "≈"),
+    (re.compile(r"\\(?:left|right)\b"), " "),
     (re.compile(r"\bd_?\{?k\}?(?![a-z0-9])"), "d_k"),
     (re.compile(r"sqrt\s*\(?\s*d_k\s*\)?"), "sqrt(d_k)"),
     (re.compile(r"(the\s+)?square[- ]root\s+of\s+(the\s+)?d_k|\broot\s+(of\s+)?d_k"), "sqrt(d_k)"),
