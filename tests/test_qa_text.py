@@ -740,3 +740,21 @@ def test_definitions_that_claim_something_and_citations_in_a_list() -> None:
                              ("pre_ln_warmup", "residual, identity, warm-up, gradient norm, Xiong et al. 2020")):
         verdict = grade(BANK.get(question), answer)
         assert verdict.fraction == 0.0 and verdict.notes[0][0] == "text_keywords", answer
+
+
+def test_latex_in_notes_reads_as_the_same_formula() -> None:
+    """"$\\frac{1}{\\sqrt{d_k}}$", "\\mathrm{Var}(q\\cdot k) = d_k", "R((n-m)\\theta)": one spelling for LaTeX too."""
+    assert canonical(r"$\frac{1}{\sqrt{d_k}}$") == "1/sqrt(d_k)"
+    assert canonical(r"$\mathrm{Var}(q\cdot k) = d_k$, $\mathcal{O}(n^2)$") == "var(q· k) = d_k , o(n^2)"
+    assert canonical(r"$q_m^\top k_n = q^\top R((n-m)\theta)\,k$") == "q_m^t k_n = q^t r((n-m)θ) k"
+    verdict = grade(BANK.get("explain_sqrt_dk"), "## Why $\\frac{1}{\\sqrt{d_k}}$\n- $\\mathrm{Var}(q\\cdot k) = d_k$\n"
+                                                 "- large $d_k$ → $\\mathrm{softmax}$ saturates, almost one-hot\n- → gradients ≈ 0")
+    assert verdict.fraction == 1.0, verdict.message()
+
+
+def test_a_markdown_table_is_read_row_by_row_with_its_column_as_the_subject() -> None:
+    table = ("| | BERT | GPT |\n|---|---|---|\n| 掩码 | 双向，只屏蔽 padding | 因果掩码，只看自己和之前 |\n"
+             "| 目标 | MLM：预测被遮住的 ~15% 词元 | 预测下一个词元 |")
+    assert grade(BANK.get("encoder_vs_decoder"), table).fraction == 1.0
+    swapped = "| | BERT | GPT |\n|---|---|---|\n| mask | causal | bidirectional |\n| objective | next token | masked tokens |"
+    assert grade(BANK.get("encoder_vs_decoder"), swapped).fraction < 0.5

@@ -74,8 +74,73 @@ _REWRITES = [
 ]
 
 
+# LaTeX as learners type it in notes ("$\\frac{QK^\\top}{\\sqrt{d_k}}$", "\\mathrm{softmax}", "\\mathcal{O}(n^2)"):
+# the same formula in plain symbols.
+_LATEX_SYMBOLS = {
+    "theta": "θ", "omega": "ω", "mu": "μ", "sigma": "σ", "gamma": "γ", "beta": "β", "alpha": "α", "lambda": "λ",
+    "epsilon": "ε", "varepsilon": "ε", "phi": "φ", "varphi": "φ", "pi": "π", "cdot": "·", "times": "×",
+    "top": "t", "intercal": "t", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "infty": "∞", "to": "→",
+    "rightarrow": "→", "Rightarrow": "⇒", "implies": "⇒", "approx": "≈", "sim": "~", "propto": "∝", "sum": "Σ",
+    "in": "∈", "neq": "≠", "ne": "≠", "ldots": "...", "dots": "...", "cdots": "...", "quad": " ", "qquad": " ",
+    "left": "", "right": "", "big": "", "Big": "", "bigl": "", "bigr": "",
+}
+_LATEX_WRAPPER = re.compile(r"\\(?:mathrm|text|textbf|textit|mathbf|mathit|mathcal|mathbb|operatorname|boldsymbol|bm|emph)\s*\{([^{}]*)\}")
+_LATEX_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_LATEX_SQRT = re.compile(r"\\sqrt\s*\{([^{}]*)\}")
+_LATEX_COMMAND = re.compile(r"\\([a-zA-Z]+)")
+_LATEX_SCRIPT = re.compile(r"([\^_])\{([^{}\s]{1,12})\}")
+
+
+def _operand(term: str) -> str:
+    """A fraction's numerator or denominator, in parentheses unless it is one term ("1", "sqrt(d_k)")."""
+    return term if re.fullmatch(r"[\w.^]+(\([^()]*\))?", term.strip()) else f"({term})"
+
+
+def _plain_latex(text: str) -> str:
+    """LaTeX commands written as the symbols they stand for; text without a backslash is returned as is."""
+    if "\\" not in text and "$" not in text:
+        return text
+    text = text.replace("$", " ").replace("\\,", " ").replace("\\;", " ").replace("\\!", "").replace("\\\\", " ")
+    for _ in range(4):  # innermost first: \frac{\sqrt{a}}{b}
+        text = _LATEX_WRAPPER.sub(r"\1", text)
+        text = _LATEX_SQRT.sub(r"sqrt(\1)", text)
+        text = _LATEX_FRAC.sub(lambda m: f"{_operand(m.group(1))}/{_operand(m.group(2))}", text)
+    text = _LATEX_COMMAND.sub(lambda m: _LATEX_SYMBOLS.get(m.group(1), m.group(1)), text)
+    return _LATEX_SCRIPT.sub(r"\1\2", text)
+
+
+_TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_TABLE_RULE = re.compile(r"^[\s|:\-]+$")
+
+
+def _linear_tables(text: str) -> str:
+    """A Markdown table read row by row: "| 目标 | MLM | 下一个词 |" under "| | BERT | GPT |" becomes
+    "BERT 目标: MLM. GPT 目标: 下一个词." (its columns name the subjects; a list of cells relates nothing)."""
+    if text.count("|") < 4 or "\n" not in text:
+        return text
+    lines, out, header = text.split("\n"), [], None
+    for line in lines:
+        row = _TABLE_ROW.match(line)
+        if not row:
+            header = None
+            out.append(line)
+            continue
+        cells = [c.strip() for c in row.group(1).split("|")]
+        if _TABLE_RULE.match(line):
+            continue
+        if header is None:
+            header = cells
+            continue
+        label = cells[0]
+        stop = "。" if re.search(r"[\u3400-\u9fff]", line) else "."
+        out.append(" ".join(f"{(header[j] + ' ' + label).strip()}: {cell}{stop}"
+                            for j, cell in enumerate(cells[1:], start=1) if cell and j < len(header)))
+    return "\n".join(out)
+
+
 def canonical(text: str) -> str:
     """NFKC, lower case, one spelling for formulas and dashes, single spaces."""
+    text = _plain_latex(_linear_tables(text))
     text = unicodedata.normalize("NFKC", text.translate(_BEFORE_NFKC)).lower().translate(_AFTER)
     for pattern, replacement in _REWRITES:
         text = pattern.sub(replacement, text)
