@@ -41,8 +41,6 @@ WRONG_CAP = 0.25
 _BEFORE_NFKC = str.maketrans({"²": "^2", "ᵀ": "^t", "√": "sqrt", "∞": "inf", "\u2212": "-"})
 _AFTER = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2019": "'", "\u2018": "'", "，": ",", "；": ";", "：": ":"})
 _REWRITES = [
-    (re.compile(r"\$|\\[,;!]"), ""),  # LaTeX math: "$q_t$", "\!" spacing
-    (re.compile(r"\\div\b"), "÷"),
     # more LaTeX markup: \mathcal{O}, \frac{0}{0}, m_{new}, \infty, \cdot.
     (re.compile(r"\\(?:mathcal|mathrm|mathbf|mathit|text|operatorname)\s*\{([^{}]*)\}"), r"\1"),
     (re.compile(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), r"\1/\2"),
@@ -78,7 +76,7 @@ _REWRITES = [
 # the same formula in plain symbols.
 _LATEX_SYMBOLS = {
     "theta": "θ", "omega": "ω", "mu": "μ", "sigma": "σ", "gamma": "γ", "beta": "β", "alpha": "α", "lambda": "λ",
-    "epsilon": "ε", "varepsilon": "ε", "phi": "φ", "varphi": "φ", "pi": "π", "cdot": "·", "times": "×",
+    "epsilon": "ε", "varepsilon": "ε", "phi": "φ", "varphi": "φ", "pi": "π", "cdot": "·", "times": "×", "div": "÷",
     "top": "t", "intercal": "t", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "infty": "∞", "to": "→",
     "rightarrow": "→", "Rightarrow": "⇒", "implies": "⇒", "approx": "≈", "sim": "~", "propto": "∝", "sum": "Σ",
     "in": "∈", "neq": "≠", "ne": "≠", "ldots": "...", "dots": "...", "cdots": "...", "quad": " ", "qquad": " ",
