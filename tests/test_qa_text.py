@@ -657,7 +657,7 @@ def test_numbers_and_special_values_in_words_have_one_spelling() -> None:
 def test_latex_markup_is_read_as_the_formula_it_writes() -> None:
     assert canonical(r"$\frac{0}{0} = \mathrm{NaN}$") == "0/0 = nan"
     assert canonical(r"$\mathcal{O}(nW)$ or $L \cdot W$") == "o(nw) or l · w"
-    assert canonical(r"$e^{m - m_{new}}\,\ell$ and $\max(m, \max s)$") == "e^{m - m_new}l and max(m, max s)"
+    assert canonical(r"$e^{m - m_{new}}\,\ell$ and $\max(m, \max s)$") == "e^{m - m_new} l and max(m, max s)"
 
 
 def test_more_ways_of_reporting_a_belief_to_reject_it() -> None:

@@ -41,18 +41,6 @@ WRONG_CAP = 0.25
 _BEFORE_NFKC = str.maketrans({"²": "^2", "ᵀ": "^t", "√": "sqrt", "∞": "inf", "\u2212": "-"})
 _AFTER = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2019": "'", "\u2018": "'", "，": ",", "；": ";", "：": ":"})
 _REWRITES = [
-    # more LaTeX markup: \mathcal{O}, \frac{0}{0}, m_{new}, \infty, \cdot.
-    (re.compile(r"\\(?:mathcal|mathrm|mathbf|mathit|text|operatorname)\s*\{([^{}]*)\}"), r"\1"),
-    (re.compile(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), r"\1/\2"),
-    (re.compile(r"\\sqrt\s*\{([^{}]*)\}"), r"sqrt(\1)"),
-    (re.compile(r"_\{(\w+)\}"), r"_\1"),
-    (re.compile(r"\\infty\b"), "inf"),
-    (re.compile(r"\\ell\b"), "l"),
-    (re.compile(r"\\(max|min|sum|exp|log)\b"), r"\1"),
-    (re.compile(r"\\(?:cdot|times)\b"), "·"),
-    (re.compile(r"\\(?:leftarrow|gets)\b"), "←"),
-    (re.compile(r"\\(?:approx)\b"), "≈"),
-    (re.compile(r"\\(?:left|right)\b"), " "),
     (re.compile(r"\bd_?\{?k\}?(?![a-z0-9])"), "d_k"),
     (re.compile(r"sqrt\s*\(?\s*d_k\s*\)?"), "sqrt(d_k)"),
     (re.compile(r"(the\s+)?square[- ]root\s+of\s+(the\s+)?d_k|\broot\s+(of\s+)?d_k"), "sqrt(d_k)"),
@@ -76,11 +64,12 @@ _REWRITES = [
 # the same formula in plain symbols.
 _LATEX_SYMBOLS = {
     "theta": "θ", "omega": "ω", "mu": "μ", "sigma": "σ", "gamma": "γ", "beta": "β", "alpha": "α", "lambda": "λ",
-    "epsilon": "ε", "varepsilon": "ε", "phi": "φ", "varphi": "φ", "pi": "π", "cdot": "·", "times": "×", "div": "÷",
+    "epsilon": "ε", "varepsilon": "ε", "phi": "φ", "varphi": "φ", "pi": "π", "cdot": "·", "times": "×",
     "top": "t", "intercal": "t", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "infty": "∞", "to": "→",
     "rightarrow": "→", "Rightarrow": "⇒", "implies": "⇒", "approx": "≈", "sim": "~", "propto": "∝", "sum": "Σ",
     "in": "∈", "neq": "≠", "ne": "≠", "ldots": "...", "dots": "...", "cdots": "...", "quad": " ", "qquad": " ",
     "left": "", "right": "", "big": "", "Big": "", "bigl": "", "bigr": "",
+    "ell": "l", "div": "÷", "gets": "←", "leftarrow": "←",
 }
 _LATEX_WRAPPER = re.compile(r"\\(?:mathrm|text|textbf|textit|mathbf|mathit|mathcal|mathbb|operatorname|boldsymbol|bm|emph)\s*\{([^{}]*)\}")
 _LATEX_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
