@@ -180,7 +180,7 @@ _NEGATION_EN = re.compile(
     r"\b(?:not|no|never|none|neither|nor|cannot|hardly)\b|n't\b|\binstead of\b|\brather than\b"
 )
 _NEGATION_ZH = re.compile(
-    r"不(?!同|仅|断|变|但|管|过|少|只|必|久|论|停|然)|没有?|未(?!来|知)|并非|非(?!常|线性)|无(?!法|关|穷|论|限|须|需|数|疑)|别(?!的|人)"
+    r"(?<!差)不(?!同|仅|断|变|但|管|过|少|只|必|久|论|停|然)|没有?|未(?!来|知)|并非|非(?!常|线性)|无(?!法|关|穷|论|限|须|需|数|疑)|别(?!的|人)"
 )
 _FRAME = re.compile(
     r"\b(?:so|to|in order to|prevent\w*|avoid\w*|stop\w*|keep\w*|lest|otherwise|else|ensur\w*|make sure|"
