@@ -619,10 +619,12 @@ def test_separated_single_words_and_definitions_are_a_keyword_list() -> None:
 def test_chinese_topic_phrases_set_apart_by_spaces_or_commas_are_a_keyword_list() -> None:
     for question, answer in (("softmax_stability", "减最大值 上溢 exp 数值稳定 平移不变 softmax"),
                              ("decode_memory_bound", "访存、算术强度、矩阵乘向量、带宽、kv 缓存"),
-                             ("flash_what_it_saves", "sram hbm 分块 重计算 精确 online softmax")):
+                             ("flash_what_it_saves", "sram hbm 分块 重计算 精确 online softmax"),
+                             # 平移不变 names a property in a list separated by commas too.
+                             ("softmax_stability", "溢出，最大值，exp，平移不变")):
         verdict = grade(BANK.get(question), answer)
         assert verdict.fraction == 0.0 and verdict.notes[0][0] == "text_keywords", answer
-    # Two phrases separated by a comma, one a claim: a terse answer, not a list.
+    # Two phrases separated by a comma, one a claim (防: "to prevent" relates): a terse answer, not a list.
     claim = grade(BANK.get("softmax_stability"), "防溢出（inf/NaN）；平移不变，结果相同")
     assert claim.fraction == 1.0, claim.message()
 

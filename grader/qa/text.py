@@ -344,11 +344,11 @@ _RELATION_EN = re.compile(
     r"|[→=<>≈∝~]|n't"
 )
 _RELATION_ZH = re.compile(
-    r"会|使|让|导致|因为|所以|变|太|过|越|很|更|不|没|能|把|被|随|则|就|是|为|需|要|只|仅|得|造成|引起|防止|避免|算|比|存|看|用|有|按|从|降到|升到|增到|减到"
+    r"会|使|让|导致|因为|所以|变|太|过|越|很|更|不|没|能|把|被|随|则|就|是|为|需|要|只|仅|得|造成|引起|防止|避免|算|比|存|看|用|有|按|从|降到|升到|增到|减到|防"
 )
 # Nouns that hold a relating character (显存 holds 存; 不变性, an abstract noun in -性, holds 不) and
-# 不同 ("different", not a negation): topic words, not relations.
-_NOUNS_ZH = re.compile(r"显存|缓存|内存|存储|访存|复用|计算|算力|算法|算术|运算|过程|有效|比例|不同|[\u3400-\u9fff]{1,3}性")
+# 不同 ("different", not a negation), 平移不变 (shift-invariant, a property): topic words, not relations.
+_NOUNS_ZH = re.compile(r"平移不变|显存|缓存|内存|存储|访存|复用|计算|算力|算法|算术|运算|过程|有效|比例|不同|[\u3400-\u9fff]{1,3}性")
 # In Chinese words set apart by spaces, "平移不变" (shift-invariant) names a property like 不变性 does.
 _PROPERTY_ZH = re.compile(r"(?<=[\u3400-\u9fff]{2})不变$")
 _FORMULA = re.compile(r"[\w^()/.*·+\- ]{1,24}=[\w^()/.*·+\- ]{1,20}")
