@@ -359,11 +359,20 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: (39a162b): 84.9% and 10 wrong answers at half; it is now studied (99.1%, none at half: keyword
 #: lists of Chinese phrases, reversed and named misconceptions, paraphrases), so its floor is a regression floor.
 #: heldout_f, the sixth blind set (two more authors, 352 answers), was read once with the grader frozen
-#: (bed3cc5): 93.5% and no wrong answer at half; its floor is that reading until it is studied.
+#: (bed3cc5): 93.5% and no wrong answer at half; studied since (100%), a regression floor.
+#: heldout_g to heldout_l (two new authors each, new personas, 352 answers each) were each read once with the
+#: grader frozen after the previous set's study: 82.4%, 87.5%, 86.6%, 87.8%, 89.5%, 88.9% (12, 6, 4, 5, 8, 5
+#: wrong answers at half); each was then studied (97-99%, none at half): regression floors.
+#: heldout_m, the thirteenth blind set, was read once with the grader frozen (81af8d0): 90.9% and 7 wrong
+#: answers at half; not studied, so its floor is that reading (docs/qa_text.md).
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
-             "heldout_f": 0.93}
-#: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more.
-WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0}
+             "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
+             "heldout_k": 0.97, "heldout_l": 0.93, "heldout_m": 0.90}
+#: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
+#: studied set; on heldout_m, the unstudied blind set, the number its reading found.
+WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
+                 "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
+                 "heldout_m": 7}
 
 
 @pytest.mark.parametrize("split", SPLITS)
