@@ -19,7 +19,9 @@ unsure (a negated claim, correct and wrong claims mixed, much it did not recogni
 instructor can review it.
 
 Before matching, formulas are written one way (``√dk``, ``d_k 的平方根``, ``sqrt(d_k)`` all become
-``sqrt(d_k)``; ``n²`` becomes ``n^2``; ``Kᵀ`` becomes ``k^t``; ``−`` becomes ``-``).
+``sqrt(d_k)``; ``n²`` becomes ``n^2``; ``Kᵀ`` becomes ``k^t``; ``−`` becomes ``-``); LaTeX in notes
+(``$\\frac{1}{\\sqrt{d_k}}$``) is read as the same formula, and a Markdown table row by row, its column
+header as the subject.
 """
 
 from __future__ import annotations
