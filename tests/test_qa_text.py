@@ -769,3 +769,7 @@ def test_a_markdown_table_is_read_row_by_row_with_its_column_as_the_subject() ->
     assert grade(BANK.get("encoder_vs_decoder"), table).fraction == 1.0
     swapped = "| | BERT | GPT |\n|---|---|---|\n| mask | causal | bidirectional |\n| objective | next token | masked tokens |"
     assert grade(BANK.get("encoder_vs_decoder"), swapped).fraction < 0.5
+    # A one-column table, a row left blank beside its first cell, a header with no row: their words stay.
+    assert canonical("| cause |\n|---|\n| the variance grows with d_k |") == "cause the variance grows with d_k."
+    assert canonical("| reason | effect |\n|---|---|\n| gradients vanish | |") == "reason gradients vanish."
+    assert canonical("| softmax saturates | gradients vanish |\n|---|---|") == "softmax saturates gradients vanish"

@@ -104,26 +104,37 @@ _TABLE_RULE = re.compile(r"^[\s|:\-]+$")
 
 def _linear_tables(text: str) -> str:
     """A Markdown table read row by row: "| 目标 | MLM | 下一个词 |" under "| | BERT | GPT |" becomes
-    "BERT 目标: MLM. GPT 目标: 下一个词." (its columns name the subjects; a list of cells relates nothing)."""
+    "BERT 目标: MLM. GPT 目标: 下一个词." (its columns name the subjects; a list of cells relates nothing).
+    A row with nothing beside its first cell, and a table with no row under its header, keep their words."""
     if text.count("|") < 4 or "\n" not in text:
         return text
-    lines, out, header = text.split("\n"), [], None
-    for line in lines:
+    out: list[str] = []
+    header: list[str] | None = None
+    rows = 0
+
+    def close() -> None:
+        if header is not None and not rows:
+            out.append(" ".join(cell for cell in header if cell))
+
+    for line in text.split("\n"):
         row = _TABLE_ROW.match(line)
         if not row:
-            header = None
+            close()
+            header, rows = None, 0
             out.append(line)
             continue
-        cells = [c.strip() for c in row.group(1).split("|")]
         if _TABLE_RULE.match(line):
             continue
+        cells = [c.strip() for c in row.group(1).split("|")]
         if header is None:
             header = cells
             continue
-        label = cells[0]
-        stop = "。" if re.search(r"[\u3400-\u9fff]", line) else "."
-        out.append(" ".join(f"{(header[j] + ' ' + label).strip()}: {cell}{stop}"
-                            for j, cell in enumerate(cells[1:], start=1) if cell and j < len(header)))
+        rows += 1
+        label, stop = cells[0], "。" if re.search(r"[\u3400-\u9fff]", line) else "."
+        said = [f"{(header[j] + ' ' + label).strip()}: {cell}{stop}"
+                for j, cell in enumerate(cells[1:], start=1) if cell and j < len(header)]
+        out.append(" ".join(said) if said else f"{(header[0] + ' ' + label).strip()}{stop}")
+    close()
     return "\n".join(out)
 
 
