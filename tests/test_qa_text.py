@@ -773,3 +773,6 @@ def test_a_markdown_table_is_read_row_by_row_with_its_column_as_the_subject() ->
     assert canonical("| cause |\n|---|\n| the variance grows with d_k |") == "cause the variance grows with d_k."
     assert canonical("| reason | effect |\n|---|---|\n| gradients vanish | |") == "reason gradients vanish."
     assert canonical("| softmax saturates | gradients vanish |\n|---|---|") == "softmax saturates gradients vanish"
+    # A formula's bars inside a cell (|i−j|) are not column separators.
+    assert canonical("| method | effect |\n|---|---|\n| score − m·|i−j| | far keys lose |") == \
+        "effect score - m·|i-j|: far keys lose."

@@ -100,6 +100,9 @@ def _plain_latex(text: str) -> str:
 
 _TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _TABLE_RULE = re.compile(r"^[\s|:\-]+$")
+# A cell that holds a formula's bars ("−m·|i−j|"): when a row splits into more cells than its header has,
+# only a bar with spaces on both sides, else one with a space on either side, separates cells.
+_SPACED_BARS = (re.compile(r"\s\|\s"), re.compile(r"\s\|\s?|\|\s"))
 
 
 def _linear_tables(text: str) -> str:
@@ -126,6 +129,9 @@ def _linear_tables(text: str) -> str:
         if _TABLE_RULE.match(line):
             continue
         cells = [c.strip() for c in row.group(1).split("|")]
+        if header is not None and len(cells) > len(header):
+            cells = next((split for split in ([c.strip() for c in bar.split(row.group(1))] for bar in _SPACED_BARS)
+                          if len(split) == len(header)), cells)
         if header is None:
             header = cells
             continue
