@@ -17,7 +17,7 @@ from typing import Any, Callable
 import yaml
 
 from grader import engine, figures as figures_module, static
-from grader.bank import Problem, ProblemBank
+from grader.bank import Problem, ProblemBank, course_order
 from grader.errors import GraderError
 from grader.i18n import LANGS, Text, as_text, join, texts_in
 from grader.messages import text
@@ -304,6 +304,20 @@ def _stray_folders(root: Path) -> list[Finding]:
     return found
 
 
+def _in_course_order(bank: ProblemBank) -> list[Problem]:
+    """The bank's problems in ``grade list``'s order; those whose spec does not load come last, by name
+    (their spec step reports why)."""
+    loadable, broken = [], []
+    for problem in bank:
+        try:
+            problem.spec  # noqa: B018 - loading is the test
+        except GraderError:
+            broken.append(problem)
+        else:
+            loadable.append(problem)
+    return course_order(loadable) + broken
+
+
 def validate(
     directory: Path | None = None,
     *,
@@ -336,7 +350,7 @@ def validate(
     for root in roots if only is None else []:
         for finding in _stray_folders(root):
             record(finding)
-    for problem in bank:
+    for problem in _in_course_order(bank):
         root = problem.folder.parent.parent
         if directory is not None and root.resolve() != directory:
             continue

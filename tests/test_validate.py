@@ -193,3 +193,15 @@ def test_a_section_heading_spelled_differently_fails_validation(tiny: Path) -> N
     assert _outcomes(findings)["course"] == "fail"
     detail = next(f.detail.en for f in findings if f.step == "course" and f.problem == "add_one")
     assert "section modern has another heading in" in detail
+
+
+def test_problems_are_validated_in_the_course_order_of_grade_list(tiny: Path, monkeypatch) -> None:
+    monkeypatch.delenv(PROBLEMS_ENV, raising=False)
+    # "a_add_one" comes first by name but, unplaced, last in the course; add_one sits in the modern section.
+    shutil.copytree(tiny / "problems/add_one", tiny / "problems/a_add_one")
+    spec = tiny / "problems/a_add_one/spec.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("id: add_one", "id: a_add_one"), encoding="utf-8")
+    shutil.copy(tiny / "reference/add_one.py", tiny / "reference/a_add_one.py")
+    _place(tiny, "order: 105\n" + MODERN)
+    problems = list(dict.fromkeys(f.problem for f in validate(tiny)))
+    assert problems == ["add_one", "a_add_one"]
