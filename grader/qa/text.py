@@ -305,17 +305,18 @@ def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[s
     return matches
 
 
-# An adverb ("cleverly", "basically", "巧妙地", "其实") beside the question's words says nothing new:
+# An adverb ("cleverly", "basically", "巧妙地", "其实") or a vague amount ("一些") beside the question's words says nothing new:
 # "MQA cleverly shrinks the KV cache" is an echo (an adverb the phrasing itself names, "simultaneously",
 # still counts).
 _ADVERB = re.compile(r"[a-z]{3,}ly")
-_ADVERB_ZH = re.compile(r"其实|当然|就是|基本上|本质上|实际上|确实|显然|非常|"
+_ADVERB_ZH = re.compile(r"其实|当然|就是|基本上|本质上|实际上|确实|显然|非常|一些|一点儿?|"
                         r"(?:巧妙|大大|显著|有效|明显|简单|自然而然|聪明)地?|"
                         r"通过|借助|利用|采用|的?(?:一种)?(?:方式|方法|办法|做法|手段|机制|技术)来?|"
                         # "通过改变注意力的方式": changing "the way" of something names no change.
                         r"(?:改变|改动|修改|调整)(?:一下)?(?=[^，,。；;]{0,12}的?(?:方式|方法|做法|算法))|"
                         # "用 X 来减小……", "是用来减小……的", "用于减小": only link a means to its purpose.
-                        r"(?:用来|用于|来)(?=\s*(?:减小|缩小|降低|减少|节省|压缩|加快|加速|提高|避免|防止|实现))")
+                        r"(?:用来|用于|来)(?=\s*(?:减小|缩小|降低|减少|节省|压缩|加快|加速|提高|避免|防止|实现))|"
+                        r"用(?=[^，,。；;]{1,20}?来\s*(?:减小|缩小|降低|减少|节省|压缩|加快|加速|提高|避免|防止|实现))")
 # "by means of the multi-query approach": naming the question's method as a way or a means is no claim either.
 _MEANS_EN = re.compile(r"\b(?:by means of|by way of|by using|through|via|approach(?:es)?|methods?|techniques?|mechanisms?|ways?|means)\b")
 
