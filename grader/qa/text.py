@@ -403,7 +403,9 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
         items = answer.strip(" .。!！").split()
         # Chinese words set apart by spaces ("最大值 溢出 exp 数值稳定") are listed, not written as a
         # sentence: such a list may be as long as a separated one.
-        if len(items) > (8 if sum(bool(re.fullmatch(r"[\u3400-\u9fff]+", i)) for i in items) >= 2 else 5):
+        # So may a list holding symbols or numbers ("−inf −1e9 NaN exp softmax 均匀").
+        if len(items) > (8 if sum(bool(re.fullmatch(r"[\u3400-\u9fff]+", i) or re.search(r"[\d−\-+^]", i))
+                                  for i in items) >= 2 else 5):
             return False
     if not 2 <= len(items) <= 8:
         return False
