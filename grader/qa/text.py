@@ -309,14 +309,16 @@ def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[s
 # "MQA cleverly shrinks the KV cache" is an echo (an adverb the phrasing itself names, "simultaneously",
 # still counts).
 _ADVERB = re.compile(r"[a-z]{3,}ly")
+# The verbs of a purpose ("来减小……", "用于加速……"): what a means is used for.
+_PURPOSE_ZH = r"(?:减小|缩小|降低|减少|节省|压缩|加快|加速|提高|避免|防止|实现)"
 _ADVERB_ZH = re.compile(r"其实|当然|就是|基本上|本质上|实际上|确实|显然|非常|一些|一点儿?|"
                         r"(?:巧妙|大大|显著|有效|明显|简单|自然而然|聪明)地?|"
                         r"通过|借助|利用|采用|的?(?:一种)?(?:方式|方法|办法|做法|手段|机制|技术)来?|"
                         # "通过改变注意力的方式": changing "the way" of something names no change.
                         r"(?:改变|改动|修改|调整)(?:一下)?(?=[^，,。；;]{0,12}的?(?:方式|方法|做法|算法))|"
                         # "用 X 来减小……", "是用来减小……的", "用于减小": only link a means to its purpose.
-                        r"(?:用来|用于|来)(?=\s*(?:减小|缩小|降低|减少|节省|压缩|加快|加速|提高|避免|防止|实现))|"
-                        r"用(?=[^，,。；;]{1,20}?来\s*(?:减小|缩小|降低|减少|节省|压缩|加快|加速|提高|避免|防止|实现))")
+                        r"(?:用来|用于|来)(?=\s*" + _PURPOSE_ZH + ")|"
+                        r"用(?=[^，,。；;]{1,20}?来\s*" + _PURPOSE_ZH + ")")
 # "by means of the multi-query approach": naming the question's method as a way or a means is no claim either.
 _MEANS_EN = re.compile(r"\b(?:by means of|by way of|by using|through|via|approach(?:es)?|methods?|techniques?|mechanisms?|ways?|means)\b")
 
@@ -403,8 +405,8 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
         items = answer.strip(" .。!！").split()
         # Chinese words set apart by spaces ("最大值 溢出 exp 数值稳定") are listed, not written as a
         # sentence: such a list may be as long as a separated one.
-        # So may a list holding symbols or numbers ("−inf −1e9 NaN exp softmax 均匀").
-        if len(items) > (8 if sum(bool(re.fullmatch(r"[\u3400-\u9fff]+", i) or re.search(r"[\d−\-+^]", i))
+        # So may a list holding symbols or numbers ("-inf -1e9 NaN exp softmax 均匀"; "−" is "-" by now).
+        if len(items) > (8 if sum(bool(re.fullmatch(r"[\u3400-\u9fff]+", i) or re.search(r"[\d\-+^]", i))
                                   for i in items) >= 2 else 5):
             return False
     if not 2 <= len(items) <= 8:
