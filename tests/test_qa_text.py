@@ -588,6 +588,18 @@ def test_an_arrow_ends_the_clause_a_negation_governs() -> None:
     assert verdict.fraction == 1.0, verdict.message()
 
 
+def test_a_negation_reaches_across_or() -> None:
+    """"not a low-rank or sparse approximation" denies both; without the "not" the answer claims one."""
+    question = BANK.get("flash_what_it_saves")
+    for answer in ("FlashAttention is exact, not a low-rank or sparse approximation: it tiles Q, K, V into SRAM "
+                   "and never writes the n×n score matrix to HBM.",
+                   "FlashAttention 是精确的，不是低秩或稀疏的近似：分块放进 SRAM 算，n×n 的分数矩阵从不写回 HBM。"):
+        assert grade(question, answer).fraction == 1.0, answer
+    claimed = grade(question, "FlashAttention is a low-rank or sparse approximation: it tiles Q, K, V into SRAM "
+                              "and never writes the n×n score matrix to HBM.")
+    assert claimed.fraction < 0.5
+
+
 def test_abstract_nouns_and_different_are_topic_words_in_a_keyword_list() -> None:
     """不变性 (an abstract noun in -性) and 不同 ("different") hold 不 but relate nothing."""
     for question, answer in (("softmax_stability", "溢出、最大值、平移不变性"), ("why_multi_head", "子空间、不同位置、平均")):

@@ -248,9 +248,15 @@ def _negations(text: str) -> int:
 
 
 def _negations_before(prefix: str) -> int:
-    """Negations that govern what follows: in the last four words, or (Chinese) the last four characters."""
+    """Negations that govern what follows: in the last four words, or (Chinese) the last four characters;
+    across an "or" (或), the last eight words (ten characters)."""
     words = re.search(r"(\S+\s+){0,4}\S*$", prefix)
-    return len(_NEGATION_EN.findall(words.group(0) if words else "")) + len(_NEGATION_ZH.findall(prefix[-4:]))
+    window = words.group(0) if words else ""
+    # A negation reaches across "or" ("not a low-rank or sparse approximation", "不是低秩或稀疏的近似").
+    if re.search(r"\b(?:or|nor)\b", window):
+        window = re.search(r"(\S+\s+){0,8}\S*$", prefix).group(0)
+    chars = prefix[-10:] if re.search(r"或", prefix[-4:]) else prefix[-4:]
+    return len(_NEGATION_EN.findall(window)) + len(_NEGATION_ZH.findall(chars))
 
 
 @lru_cache(maxsize=4096)
