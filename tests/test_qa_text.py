@@ -365,18 +365,19 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: wrong answers at half); each was then studied (97-99%, none at half): regression floors.
 #: heldout_m and heldout_n were each read once with the grader frozen (81af8d0, 6aaf6f3): 90.9% and 87.5%
 #: (7 wrong answers at half each); then studied (96.6%, 93.8%, none at half): regression floors.
-#: heldout_o, the fifteenth blind set, was read once with the grader frozen (be3337a): 85.8% and 13 wrong
-#: answers at half; then studied on 13 of its 22 questions (91.8%, 8 wrong answers at half left on the
-#: other 9): its floor is where that study left it (docs/qa_text.md).
+#: heldout_o was read once with the grader frozen (be3337a): 85.8% and 13 wrong answers at half; then
+#: studied (97.4%, none at half): a regression floor.
+#: heldout_p, the sixteenth blind set, was read once with the grader frozen (f36978f): 84.4% and 1 wrong
+#: answer at half; not studied yet, so its floor is that reading (docs/qa_text.md).
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.93, "heldout_m": 0.96, "heldout_n": 0.93,
-             "heldout_o": 0.91}
+             "heldout_o": 0.97, "heldout_p": 0.84}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
-#: fully studied set; on heldout_o, half studied, the number left.
+#: studied set; on heldout_p, the unstudied blind set, the number its reading found.
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
-                 "heldout_m": 0, "heldout_n": 0, "heldout_o": 8}
+                 "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 1}
 
 
 @pytest.mark.parametrize("split", SPLITS)
