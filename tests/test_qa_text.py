@@ -589,6 +589,16 @@ def test_an_arrow_ends_the_clause_a_negation_governs() -> None:
     assert verdict.fraction == 1.0, verdict.message()
 
 
+def test_written_cantonese_reads_as_mandarin() -> None:
+    """唔/嘅/咗/冇/系 are Cantonese for 不/的/了/没有/是: the same ideas score the same; 系统 and 关系 stay words."""
+    question = BANK.get("kv_cache_why_not_queries")
+    cantonese = "旧嘅 q 用完就冇人再用，唔使存；但系之前嘅 K、V 之后每个新 query 都要用，所以存 K、V。"
+    mandarin = "旧的 q 用完就没有人再用，不用存；但是之前的 K、V 之后每个新 query 都要用，所以存 K、V。"
+    assert grade(question, cantonese).fraction == grade(question, mandarin).fraction == 1.0
+    assert canonical("系统和关系系数") == "系统和关系系数"
+    assert canonical("佢哋唔系") == "它们不是"
+
+
 def test_a_negation_reaches_across_or() -> None:
     """"not a low-rank or sparse approximation" denies both; without the "not" the answer claims one."""
     question = BANK.get("flash_what_it_saves")
