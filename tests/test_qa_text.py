@@ -599,6 +599,27 @@ def test_written_cantonese_reads_as_mandarin() -> None:
     assert canonical("佢哋唔系") == "它们不是"
 
 
+def test_a_negation_typed_without_its_apostrophe_still_negates() -> None:
+    """"dont", "doesnt" read as "don't", "doesn't": the claim keeps its polarity."""
+    question = BANK.get("rmsnorm_vs_layernorm")
+    typed = grade(question, "rmsnorm doesnt subtract the mean, it divides by the root mean square; cheaper, about the same quality.")
+    assert typed.fraction == 1.0, typed.message()
+    assert canonical("you dont recompute them, it cant") == "you don't recompute them, it can't"
+
+
+def test_contrary_to_a_model_is_a_comparison_not_a_reported_belief() -> None:
+    """"Contrary to RNNs it has no recurrence" asserts; "contrary to popular belief, X" rejects X."""
+    question = BANK.get("why_positional")
+    compared = grade(question, "Self-attention is permutation-equivariant. Contrary to RNN or CNN it has no recurrence nor "
+                               "convolution, so we must add the position of each token to its embedding.")
+    assert compared.fraction == 1.0, compared.message()
+
+
+def test_a_spaced_list_with_one_formula_is_a_keyword_list() -> None:
+    verdict = grade(BANK.get("sliding_window_reach"), "sliding window W O(nW) layers receptive field")
+    assert verdict.fraction == 0.0 and verdict.notes[0][0] == "text_keywords"
+
+
 def test_a_negation_reaches_across_or() -> None:
     """"not a low-rank or sparse approximation" denies both; without the "not" the answer claims one."""
     question = BANK.get("flash_what_it_saves")

@@ -43,6 +43,8 @@ WRONG_CAP = 0.25
 _BEFORE_NFKC = str.maketrans({"²": "^2", "ᵀ": "^t", "√": "sqrt", "∞": "inf", "\u2212": "-"})
 _AFTER = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2019": "'", "\u2018": "'", "，": ",", "；": ";", "：": ":"})
 _REWRITES = [
+    # A negation typed without its apostrophe ("you dont recompute them", "it doesnt subtract the mean").
+    (re.compile(r"\b(do|does|did|ca|wo|is|are|was|were|should|would|could|have|has|had|need)nt\b"), r"\1n't"),
     (re.compile(r"\bd_?\{?k\}?(?![a-z0-9])"), "d_k"),
     (re.compile(r"sqrt\s*\(?\s*d_k\s*\)?"), "sqrt(d_k)"),
     (re.compile(r"(the\s+)?square[- ]root\s+of\s+(the\s+)?d_k|\broot\s+(of\s+)?d_k"), "sqrt(d_k)"),
@@ -151,7 +153,7 @@ _CANTONESE = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"唔使|唔洗|唔需要", "不用"), (r"冇", "没有"), (r"唔", "不"), (r"嘅", "的"), (r"咗", "了"), (r"睇", "看"),
     (r"啲", "些"), (r"嗰", "那"), (r"喺", "在"), (r"佢哋", "它们"), (r"佢", "它"), (r"攞", "拿"), (r"嚟", "来"),
     (r"噉|咁样|咁", "这样"), (r"揾", "找"), (r"乜嘢", "什么"), (r"点解", "为什么"), (r"而家", "现在"),
-    (r"入面", "里面"), (r"(?<![关体派联维星母直谱])系(?![统数列谱])", "是"), (r"仲(?=有|要|会|是|可以|未|系)", "还"),
+    (r"入面", "里面"), (r"望返", "看回"), (r"嗰阵", "那时"), (r"(?<=[加放写塞])落(?=[^。；;]{0,12}度)", "到"), (r"(?<![关体派联维星母直谱])系(?![统数列谱])", "是"), (r"仲(?=有|要|会|是|可以|未|系)", "还"),
 )]
 
 
@@ -224,7 +226,7 @@ _REPORTED = re.compile(
     r"\b(?:(?:many|some|most|others)(?: (?:people|learners|candidates|engineers|students))?|people|one might|you might|it'?s tempting to|"
     r"a (?:common|classic|frequent|typical) (?:mistake|misconception|mix-?up|confusion|myth|error|trap)\w*(?: is)?(?: to)?)"
     r"\s+(?:(?:often|sometimes|usually|commonly|still|will|may|might|would)\s+)?(?:think|believe|assume|say|claim|guess|expect)\w*"
-    r"|\b(?:a (?:common|classic) (?:mistake|misconception|mix-?up|myth))\b|\bit is a myth\b|\bcontrary to\b"
+    r"|\b(?:a (?:common|classic) (?:mistake|misconception|mix-?up|myth))\b|\bit is a myth\b|\bcontrary to (?:(?:popular|common|widespread|the usual) (?:belief|opinion|wisdom)|what )"
     r"|\bit'?s (?:often|commonly|sometimes) (?:said|claimed|believed|thought)\b|\bthe naive (?:answer|view|explanation|guess) is\b"
     r"|\b(?:it'?s|it is|this is|that'?s) not (?:that|because)\b|\bnot because\b|"
     r"\b(?:it'?s|it is) (?:wrong|incorrect|misleading|a mistake|not (?:enough|sufficient|right|correct|accurate)) to (?:say|think|claim|believe)\b|"
@@ -422,9 +424,10 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
         items = answer.strip(" .。!！").split()
         # Chinese words set apart by spaces ("最大值 溢出 exp 数值稳定") are listed, not written as a
         # sentence: such a list may be as long as a separated one.
-        # So may a list holding symbols or numbers ("-inf -1e9 NaN exp softmax 均匀"; "−" is "-" by now).
-        if len(items) > (8 if sum(bool(re.fullmatch(r"[\u3400-\u9fff]+", i) or re.search(r"[\d\-+^]", i))
-                                  for i in items) >= 2 else 5):
+        # So may a list holding a symbol, a number or a formula ("-inf -1e9 NaN exp softmax 均匀",
+        # "sliding window W O(nW) layers receptive field"; "−" is "-" by now).
+        if len(items) > (8 if any(re.fullmatch(r"[\u3400-\u9fff]+", i) or re.search(r"[\d\-+^()]", i)
+                                  for i in items) else 5):
             return False
     if not 2 <= len(items) <= 8:
         return False
