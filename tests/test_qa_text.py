@@ -368,16 +368,17 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_o was read once with the grader frozen (be3337a): 85.8% and 13 wrong answers at half; then
 #: studied (97.4%, none at half): a regression floor.
 #: heldout_p, the sixteenth blind set, was read once with the grader frozen (f36978f): 84.4% and 1 wrong
-#: answer at half; not studied yet, so its floor is that reading (docs/qa_text.md).
+#: answer at half, the latest blind figure (docs/qa_text.md); then studied (98.3%, none at half): a regression
+#: floor. Every set is studied now; only a new blind set can measure the grader again.
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.93, "heldout_m": 0.96, "heldout_n": 0.93,
-             "heldout_o": 0.97, "heldout_p": 0.84}
+             "heldout_o": 0.97, "heldout_p": 0.98}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
-#: studied set; on heldout_p, the unstudied blind set, the number its reading found.
+#: studied set.
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
-                 "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 1}
+                 "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
