@@ -598,6 +598,9 @@ def test_written_cantonese_reads_as_mandarin() -> None:
     assert grade(question, cantonese).fraction == grade(question, mandarin).fraction == 1.0
     assert canonical("系统和关系系数") == "系统和关系系数"
     assert canonical("佢哋唔系") == "它们不是"
+    # Words that are also Mandarin change only in a Cantonese answer.
+    assert canonical("变成个矩阵，在坐标系里旋转") == "变成个矩阵,在坐标系里旋转"
+    assert canonical("成个矩阵仲要保存落嚟，喺坐标系度") == "整个矩阵还要保存下来,在坐标系度"
 
 
 def test_a_negation_typed_without_its_apostrophe_still_negates() -> None:

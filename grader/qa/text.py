@@ -147,21 +147,37 @@ def _linear_tables(text: str) -> str:
 
 
 # Written Cantonese (Hong Kong and Guangdong learners: "之前啲 token 嘅 K 同 V 唔会变") in Mandarin words, so
-# that one Chinese rubric reads both. Only characters and words that are Cantonese alone are rewritten; 系
-# ("is") only where it is no part of a Mandarin word (关系, 系统, 体系, 系数).
+# that one Chinese rubric reads both. Words first, then the characters they hold.
+_CANTONESE_MARK = re.compile(r"[唔嘅咗冇睇啲嗰喺佢攞嚟噉咁揾]")
+# Cantonese alone: rewritten wherever they appear.
 _CANTONESE = [(re.compile(pattern), mandarin) for pattern, mandarin in (
-    (r"唔使|唔洗|唔需要", "不用"), (r"冇", "没有"), (r"唔", "不"), (r"嘅", "的"), (r"咗", "了"), (r"睇", "看"),
-    (r"啲", "些"), (r"嗰", "那"), (r"喺", "在"), (r"佢哋", "它们"), (r"佢", "它"), (r"攞", "拿"), (r"嚟", "来"),
-    (r"噉|咁样|咁", "这样"), (r"揾", "找"), (r"乜嘢", "什么"), (r"点解", "为什么"), (r"而家", "现在"),
-    (r"入面", "里面"), (r"成个", "整个"), (r"落嚟", "下来"), (r"缩细", "缩小"), (r"细(?=\s*\d|\s*[一二三四五六七八九十几两]+\s*倍|咗|啲)", "小"), (r"望返", "看回"), (r"嗰阵", "那时"), (r"(?<=[加放写塞])落(?=[^。；;]{0,20}度)", "到"), (r"(?<![关体派联维星母直谱])系(?![统数列谱])", "是"), (r"仲(?=有|要|会|是|可以|未|系)", "还"),
+    (r"唔使|唔洗|唔需要", "不用"), (r"落嚟", "下来"), (r"嗰阵", "那时"), (r"缩细", "缩小"), (r"佢哋", "它们"),
+    (r"乜嘢", "什么"), (r"噉|咁样|咁", "这样"), (r"细(?=\s*\d|\s*[一二三四五六七八九十几两]+\s*倍|咗|啲)", "小"),
+    (r"冇", "没有"), (r"唔", "不"), (r"嘅", "的"), (r"咗", "了"), (r"睇", "看"), (r"啲", "些"), (r"嗰", "那"),
+    (r"喺", "在"), (r"佢", "它"), (r"攞", "拿"), (r"嚟", "来"), (r"揾", "找"),
 )]
+# Also Mandarin, or part of a Mandarin word (关系, 系统, 变成个, 输入面板): rewritten only in a Cantonese answer.
+_CANTONESE_IN_CONTEXT = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (r"点解", "为什么"), (r"而家", "现在"), (r"入面", "里面"), (r"成个", "整个"), (r"望返", "看回"),
+    (r"(?<=[加放写塞])落(?=[^。；;]{0,20}度)", "到"), (r"仲(?=有|要|会|是|系|可以|未)", "还"),
+    (r"(?<![关体派联维星母直谱标考语院科河阳机])系(?![统数列谱])", "是"),
+)]
+
+
+def _mandarin(text: str) -> str:
+    """Written Cantonese in Mandarin words (the rest of ``text`` as it was)."""
+    if not _CANTONESE_MARK.search(text):
+        return text
+    for pattern, mandarin in _CANTONESE_IN_CONTEXT + _CANTONESE:
+        text = pattern.sub(mandarin, text)
+    return text
 
 
 def canonical(text: str) -> str:
     """NFKC, lower case, one spelling for formulas and dashes, single spaces; written Cantonese in Mandarin."""
     text = _plain_latex(_linear_tables(text))
-    text = unicodedata.normalize("NFKC", text.translate(_BEFORE_NFKC)).lower().translate(_AFTER)
-    for pattern, replacement in _CANTONESE + _REWRITES:
+    text = _mandarin(unicodedata.normalize("NFKC", text.translate(_BEFORE_NFKC)).lower().translate(_AFTER))
+    for pattern, replacement in _REWRITES:
         text = pattern.sub(replacement, text)
     return re.sub(r"\s+", " ", text).strip()
 
