@@ -276,15 +276,19 @@ def _negations(text: str) -> int:
     return len(_NEGATION_EN.findall(text)) + len(_NEGATION_ZH.findall(text))
 
 
+_LAST_4_WORDS = re.compile(r"(\S+\s+){0,4}\S*$")
+_LAST_8_WORDS = re.compile(r"(\S+\s+){0,8}\S*$")
+_OR = re.compile(r"\b(?:or|nor)\b")
+
+
 def _negations_before(prefix: str) -> int:
     """Negations that govern what follows: in the last four words, or (Chinese) the last four characters;
     across an "or" (或), the last eight words (ten characters)."""
-    words = re.search(r"(\S+\s+){0,4}\S*$", prefix)
-    window = words.group(0) if words else ""
+    window = _LAST_4_WORDS.search(prefix).group(0)
     # A negation reaches across "or" ("not a low-rank or sparse approximation", "不是低秩或稀疏的近似").
-    if re.search(r"\b(?:or|nor)\b", window):
-        window = re.search(r"(\S+\s+){0,8}\S*$", prefix).group(0)
-    chars = prefix[-10:] if re.search(r"或", prefix[-4:]) else prefix[-4:]
+    if _OR.search(window):
+        window = _LAST_8_WORDS.search(prefix).group(0)
+    chars = prefix[-10:] if "或" in prefix[-4:] else prefix[-4:]
     return len(_NEGATION_EN.findall(window)) + len(_NEGATION_ZH.findall(chars))
 
 
