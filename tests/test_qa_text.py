@@ -500,6 +500,32 @@ def test_an_answer_the_rubric_barely_recognises_is_sent_to_review() -> None:
     assert verdict.fraction < 1.0 and "text_doubt_unrecognised" in verdict.doubts and verdict.needs_review
 
 
+_TWO_IDEAS = "The dot product's variance grows with d_k, so the softmax saturates into a nearly one-hot row"
+
+
+def test_an_answer_that_says_much_more_on_the_subject_gets_the_missing_idea_on_trust() -> None:
+    """Every idea but one, no wrong claim, and many more of the bank's words no phrasing read: the missing
+    idea is most likely said in other words. Full points, named as given on trust, and sent to review."""
+    question = BANK.get("explain_sqrt_dk")
+    verdict = grade(question, _TWO_IDEAS + ", and then backprop sees a flat surface: the learning signal reaching the "
+                              "query and key projections fades and those weights hardly update during training.")
+    assert verdict.fraction == 1.0 and verdict.needs_review and "text_doubt_on_trust" in verdict.doubts
+    assert [c.id for c in verdict.missing] == ["gradients"]
+    assert "on trust" in verdict.message("en") and "暂给满分" in verdict.message("zh")
+
+
+def test_filler_a_wrong_claim_or_a_short_answer_earns_nothing_on_trust() -> None:
+    question = BANK.get("explain_sqrt_dk")
+    short = grade(question, _TWO_IDEAS + ".")
+    filler = grade(question, _TWO_IDEAS + ". My cat likes sunny afternoons and I wrote this answer on a train to Berlin "
+                                          "while drinking coffee with friends yesterday evening after a long walk.")
+    wrong = grade(question, _TWO_IDEAS + "; the scale makes the gradients larger, and then backprop sees a flat surface: "
+                                         "the learning signal reaching the query and key projections fades during training.")
+    assert short.fraction == filler.fraction == pytest.approx(2 / 3)
+    assert "text_doubt_on_trust" not in filler.doubts and filler.needs_review
+    assert wrong.fraction < 0.5
+
+
 # ------------------------------------------------------------------------------- generalising: lexicon, subjects, beliefs
 
 

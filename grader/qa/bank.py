@@ -137,6 +137,11 @@ class Question:
         default_factory=list,
         metadata=_doc("set by the loader: the lexicon's spellings of the terms the question names (text; for echoes)"),
     )
+    domain: frozenset[str] = field(
+        default=frozenset(),
+        metadata=_doc("set by the loader: the bank's own words (its questions, model answers, idea labels, lexicon), "
+                      "to tell on-topic words a rubric did not recognise from filler (text)"),
+    )
     follows: str | None = field(
         default=None,
         metadata=_doc('the id of the question this one builds on ("with the same q and k"): the quiz asks it right after'),
@@ -201,9 +206,28 @@ def _load(folder: Path, stamp: tuple) -> QuestionBank:
     for path in sorted((folder / "questions").glob("*.yaml")):
         if path.stem not in topics:
             raise SpecError(f"{path}: topic {path.stem!r} is not listed in topics.yaml")
+    domain = _domain(questions, folder / LEXICON)
+    questions = [replace(q, domain=domain) if q.type == "text" else q for q in questions]
     bank = QuestionBank(folder, topics, {m.id: m for m in mistakes}, questions)
     _validate_bank(bank, mistakes_where)
     return bank
+
+
+def _domain(questions: list[Question], lexicon: Path) -> frozenset[str]:
+    """The words the bank itself uses to talk about attention, in both languages: its questions, model
+    answers, explanations, hints and idea labels, and the lexicon's spellings (regex syntax dropped)."""
+    from grader.qa.text import vocabulary
+
+    texts: list[str] = []
+    for q in questions:
+        for text in (q.title, q.question, q.explanation, q.hint, *(c.label for c in q.concepts)):
+            texts += [text.en, text.zh]
+        if isinstance(q.answer, dict):
+            texts += [str(v) for v in q.answer.values()]
+    if lexicon.is_file():
+        spellings = _read(lexicon) or {}
+        texts += [re.sub(r"\\[a-zA-Z]|[\\\[\]()?*+|{}^$]", " ", s) for ss in spellings.values() for s in ss]
+    return vocabulary(texts)
 
 
 def _read(path: Path) -> Any:

@@ -77,6 +77,15 @@ MESSAGES = Catalogue("grader.qa.messages", {
         "en": "much of the answer matched no idea of the rubric; it may say the missing ideas in other words",
         "zh": "答案中有不少内容与评分要点都不匹配，可能用别的说法讲到了缺少的要点",
     },
+    "text_on_trust": {
+        "en": "not recognised: {ideas}; the answer says more on the subject than the ideas found, so it may "
+              "state this in other words: full points on trust, for an instructor to confirm",
+        "zh": "没有识别出：{ideas}；答案还讲了不少相关内容，可能换了说法讲到这一点，因此暂给满分，待老师复核确认",
+    },
+    "text_doubt_on_trust": {
+        "en": "full points were given on trust: one idea was not recognised, and the answer may state it in other words",
+        "zh": "满分是暂给的：有要点没有识别出，答案可能换了说法讲到它",
+    },
     "none": {"en": "nothing", "zh": "无"},
     "reveal_answer": {"en": "Answer: {answer}. {why}", "zh": "答案：{answer}。{why}"},
     # grade quiz
