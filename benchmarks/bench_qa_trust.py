@@ -104,10 +104,10 @@ def main() -> None:
 
     from grader.bank import ProblemBank
     from grader.qa.bank import load_bank
-    from grader.qa.text import TRUSTED_UNRECOGNISED
+    from grader.qa.text import TRUSTED_UNRECOGNISED, vocabulary
 
     bank = load_bank(ProblemBank().get("qa").folder)
-    domain = next(q.domain for q in bank.questions if q.type == "text")
+    domain = vocabulary(next(q.domain for q in bank.questions if q.type == "text"))
     lifted: Counter[str] = Counter()
     before_sum = after_sum = 0.0
     print(f"{'set':<10} {'commit':<8} {'first reading':>13} {'on trust':>9} {'wrong >= half':>14}")

@@ -137,10 +137,10 @@ class Question:
         default_factory=list,
         metadata=_doc("set by the loader: the lexicon's spellings of the terms the question names (text; for echoes)"),
     )
-    domain: frozenset[str] = field(
-        default=frozenset(),
-        metadata=_doc("set by the loader: the bank's own words (its questions, model answers, idea labels, lexicon), "
-                      "to tell on-topic words a rubric did not recognise from filler (text)"),
+    domain: tuple[str, ...] = field(
+        default=(),
+        metadata=_doc("set by the loader: the bank's own texts (its questions, model answers, idea labels, lexicon), "
+                      "whose words tell on-topic words a rubric did not recognise from filler (text)"),
     )
     follows: str | None = field(
         default=None,
@@ -213,11 +213,9 @@ def _load(folder: Path, stamp: tuple) -> QuestionBank:
     return bank
 
 
-def _domain(questions: list[Question], lexicon: Path) -> frozenset[str]:
-    """The words the bank itself uses to talk about attention, in both languages: its questions, model
+def _domain(questions: list[Question], lexicon: Path) -> tuple[str, ...]:
+    """The texts in which the bank itself talks about attention, in both languages: its questions, model
     answers, explanations, hints and idea labels, and the lexicon's spellings (regex syntax dropped)."""
-    from grader.qa.text import vocabulary
-
     texts: list[str] = []
     for q in questions:
         for text in (q.title, q.question, q.explanation, q.hint, *(c.label for c in q.concepts)):
@@ -227,7 +225,7 @@ def _domain(questions: list[Question], lexicon: Path) -> frozenset[str]:
     if lexicon.is_file():
         spellings = _read(lexicon) or {}
         texts += [re.sub(r"\\[a-zA-Z]|[\\\[\]()?*+|{}^$]", " ", s) for ss in spellings.values() for s in ss]
-    return vocabulary(texts)
+    return tuple(texts)
 
 
 def _read(path: Path) -> Any:

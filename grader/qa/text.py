@@ -218,8 +218,9 @@ def content(text: str) -> set[str]:
     return tokens(_COMPLEMENT_ZH.sub(" ", text)) - _STOPWORDS
 
 
-def vocabulary(texts: list[str]) -> frozenset[str]:
-    """The content words of ``texts`` in normal form (a bank's own words: :attr:`Question.domain`)."""
+@lru_cache(maxsize=4)
+def vocabulary(texts: tuple[str, ...]) -> frozenset[str]:
+    """The content words of ``texts`` in normal form (a bank's own words, from :attr:`Question.domain`)."""
     return frozenset().union(*(content(canonical(text)) for text in texts))
 
 
@@ -595,7 +596,7 @@ def judge(question: Question, raw: str) -> Judgement:
         result.notes.append(("text_inverted", {"ideas": ideas}))
     if result.fraction < 1 and _unrecognised(answer, covered, asked) >= 8:
         result.doubt("text_doubt_unrecognised", 0.6)
-        _benefit_of_doubt(result, concepts, _unrecognised(answer, covered, asked, within=question.domain))
+        _benefit_of_doubt(result, concepts, _unrecognised(answer, covered, asked, within=vocabulary(question.domain)))
     return result
 
 
