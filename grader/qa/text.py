@@ -44,6 +44,8 @@ WRONG_CAP = 0.25
 _BEFORE_NFKC = str.maketrans({"²": "^2", "ᵀ": "^t", "√": "sqrt", "∞": "inf", "\u2212": "-"})
 _AFTER = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2019": "'", "\u2018": "'", "，": ",", "；": ";", "：": ":"})
 _REWRITES = [
+    # Python's None inside an index ("x[:, None]") adds an axis; it negates nothing.
+    (re.compile(r"\[[^\[\]]*\bnone\b[^\[\]]*\]"), lambda m: re.sub(r"\bnone\b", "newaxis", m.group(0))),
     # A negation typed without its apostrophe ("you dont recompute them", "it doesnt subtract the mean").
     (re.compile(r"\b(do|does|did|ca|wo|is|are|was|were|should|would|could|have|has|had|need)nt\b"), r"\1n't"),
     (re.compile(r"\bd_?\{?k\}?(?![a-z0-9])"), "d_k"),
@@ -180,7 +182,26 @@ def canonical(text: str) -> str:
     text = _mandarin(unicodedata.normalize("NFKC", text.translate(_BEFORE_NFKC)).lower().translate(_AFTER))
     for pattern, replacement in _REWRITES:
         text = pattern.sub(replacement, text)
+    # A line of code, a comment or a bullet ends a statement even without punctuation; wrapped prose goes on.
+    text = _LINE_BREAK.sub(lambda m: "; " if _ends_statement(m) else " ", text.strip())
     return re.sub(r"\s+", " ", text).strip()
+
+
+_LINE_BREAK = re.compile(r"[ \t]*\n\s*")
+#: What starts a new statement on a new line: a comment, a bullet, a numbered point, an assignment.
+_STATEMENT_START = re.compile(r"(?:#|//|[-*•]\s|\d+[.)]\s|[a-z_][\w.]*(?:\[[^\]]*\])?\s*[-+*/@]?=(?!=))")
+
+
+def _ends_statement(line_break: re.Match[str]) -> bool:
+    before, after = line_break.string[:line_break.start()], line_break.string[line_break.end():]
+    if before[-1:] in _GOES_ON:
+        return False
+    line = before[before.rfind("\n") + 1:].lstrip()
+    return bool(_STATEMENT_START.match(after) or _STATEMENT_START.match(line)) or before[-1:] in ")]"
+
+
+#: A line that ends with one of these goes on, or has its own punctuation.
+_GOES_ON = frozenset(".;:,!?。；：，！？、([{+-*/=<>→|")
 
 
 # ------------------------------------------------------------------------------- words
@@ -228,6 +249,7 @@ def vocabulary(texts: tuple[str, ...]) -> frozenset[str]:
 
 # A clause ends at punctuation or an arrow, or before a linking word; the linking word starts the next clause.
 _CLAUSE_END = re.compile(
+    "[\U0001F000-\U0001FAFF\u2600-\u26FF\u2700-\u2712\u2719-\u27BF\u203C\u2049]|"  # an emoji ends a clause
     r"[.;!?。！？,:、()（）→]|(?=\b(?:but|however|whereas|while|although|though|and|so|because|since|otherwise|"
     r"which|that way)\b)|(?=但是|但|而且|而|所以|因为|因此|否则|不然|从而|于是|这样)"
 )
@@ -235,7 +257,7 @@ _NEGATION_EN = re.compile(
     r"\b(?:not|no|never|none|neither|nor|cannot|hardly)\b|n't\b|\binstead of\b|\brather than\b"
 )
 _NEGATION_ZH = re.compile(
-    r"(?<!差)不(?!同|仅|断|变|但|管|过|少|只|必|久|论|停|然)|没有?|未(?!来|知)|并非|非(?!常|线性)|无(?!法|关|穷|论|限|须|需|数|疑)|别(?!的|人)"
+    r"(?<!差)不(?!同|仅|断|变|但|管|过|少|只|必[要然]|久|论|停|然)|没有?|未(?!来|知)|并非|非(?!常|线性)|无(?!法|关|穷|论|限|数|疑)|别(?!的|人)"
 )
 _FRAME = re.compile(
     r"\b(?:so|to|in order to|prevent\w*|avoid\w*|stop\w*|keep\w*|lest|otherwise|else|ensur\w*|make sure|"
@@ -502,6 +524,20 @@ class Judgement:
 #: No keyword list is longer (eight items of a few words): longer answers skip the check.
 _LONGEST_LIST = 240
 
+# What decorates a post but says nothing: emoji, hashtags ("#面试 #干货"), and a remark that the
+# words are the keywords ("记住这几个词就够了", "这题的关键词就这些", "keywords:"). A list so decorated
+# is still a list: "多头🧠 子空间 concat W_o 并行 #记住就行".
+_EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D\u203C\u2049]")
+_HASHTAG = re.compile(r"(?<!\S)#[^\s#]+")
+_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]*(?:关键词|这几个词|这些词|几个词|记住就行|背下来就行)[^,.:;、。!?！？\s]*"
+                             r"|\b(?:key ?words?|buzzwords?)\s*(?:are|:)?")
+
+
+def _without_decoration(answer: str) -> str:
+    """The answer without emoji, hashtags and remarks that it lists keywords (to tell a keyword list)."""
+    bare = _KEYWORD_REMARK.sub(" ", _HASHTAG.sub(" ", _EMOJI.sub(" ", answer)))
+    return re.sub(r"\s+", " ", bare).strip(" .。…")
+
 
 @lru_cache(maxsize=256)
 def _asked(text: str) -> frozenset[str]:
@@ -524,7 +560,7 @@ def judge(question: Question, raw: str) -> Judgement:
     total = sum(c.points for c in concepts)
     if not (content(answer) - asked - renamed):
         return Judgement(0.0, missing=list(concepts), notes=[("text_repeats", {})])
-    if len(answer) <= _LONGEST_LIST and is_keyword_list(answer, _known(
+    if len(bare := _without_decoration(answer)) <= _LONGEST_LIST and is_keyword_list(bare, _known(
             " ".join([question.question.en, question.question.zh, *question.answer.values(),
                       *(c.label.en + " " + c.label.zh for c in concepts)]))):
         return Judgement(0.0, missing=list(concepts), notes=[("text_keywords", {})])
@@ -537,7 +573,8 @@ def judge(question: Question, raw: str) -> Judgement:
     for concept in concepts:
         matches = find(concept.en + concept.zh, answer, asked, renamed)
         # The question's own words rearranged the wrong way ("prefill is memory-bound") are no echo.
-        against = [m for m in find(concept.against.en + concept.against.zh, answer, asked, renamed) if not m.negated]
+        against = [m for m in find(concept.against.en + concept.against.zh, answer, asked, renamed)
+                   if not m.negated and (concept.danger or not _hypothetical(answer, m.start))]
         said = asserted(matches, allow_frame=concept.danger)
         if concept.about:
             # The opposite said of the other subject, named in its clause ("standard attention stores the
@@ -629,6 +666,22 @@ def _benefit_of_doubt(result: Judgement, concepts: list[Concept], on_topic: int)
         result.fraction = 1.0
         result.notes.append(("text_on_trust", {"ideas": ideas}))
         result.doubt("text_doubt_on_trust", 0.6)
+
+
+# What would happen without the thing asked about ("没有因果掩码的话，每个词就能看到后面的词", "without the
+# mask, every token could see the future") is the danger it prevents, not a claim that it happens: the
+# opposite of what the thing achieves, said so, is right. (The opposite of a danger idea, "otherwise the
+# gradients explode", stays wrong.)
+_HYPOTHETICAL = re.compile(
+    r"(?:没有|不加|不用|去掉|拿掉)[^。；;,]{1,12}的话|(?:如果|要是|若|假如|假设)(?:没有|不加|不用|去掉)|否则|不然"
+    r"|\bwithout\s+(?:it|them|this|that|the\s+[\w-]+(?:\s+[\w-]+)?|an?\s+[\w-]+(?:\s+[\w-]+)?)\s*,"
+    r"|\bif\s+(?:there\s+(?:is|were|was)\s+no|we\s+(?:didn't|did not|don't|do not|removed?|dropped?))\b|\botherwise\b"
+)
+
+
+def _hypothetical(answer: str, position: int) -> bool:
+    """Whether the claim at ``position`` is said of what would happen without the thing asked about."""
+    return bool(_HYPOTHETICAL.search(answer, _sentence_start(answer, position), position))
 
 
 # ------------------------------------------------------------------------------- subjects
