@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from grader.i18n import Text
@@ -439,7 +439,7 @@ _RELATION_ZH = re.compile(
 )
 # Nouns that hold a relating character (显存 holds 存; 不变性, an abstract noun in -性, holds 不) and
 # 不同 ("different", not a negation), 平移不变 (shift-invariant, a property): topic words, not relations.
-_NOUNS_ZH = re.compile(r"平移不变|显存|缓存|内存|存储|访存|复用|计算|算力|算法|算术|运算|过程|有效|比例|不同|[\u3400-\u9fff]{1,3}性")
+_NOUNS_ZH = re.compile(r"平移不变|显存|缓存|内存|存储|访存|复用|计算|算力|算法|算术|运算|过程|有效|比例|不同|能力|[\u3400-\u9fff]{1,3}性")
 # In Chinese words set apart by spaces, "平移不变" (shift-invariant) names a property like 不变性 does.
 _PROPERTY_ZH = re.compile(r"(?<=[\u3400-\u9fff]{2})不变$")
 _FORMULA = re.compile(r"[\w^()/.*·+\- ]{1,24}=[\w^()/.*·+\- ]{1,20}")
@@ -452,7 +452,7 @@ def _definition(item: str) -> bool:
 
 
 def is_keyword_list(answer: str, known: str = "") -> bool:
-    """Two to eight short items (topic words) and nothing that relates them: no verb, no function word.
+    """Two to eight short items (ten set apart by spaces), topic words, and nothing that relates them.
 
     ``known`` is the question's own text (question, model answer, idea labels): a longer Chinese item
     taken from it ("注意力矩阵") is a topic word too, and so is an English one whose only relating word
@@ -465,7 +465,9 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
     # An arrow, a formula, "BERT: bidirectional" relate things; in a list of four or more, a definition
     # ("h=8", "θ_i = 10000^(-2i/d)") is one more topic word.
     long_list = len(items) >= 4
-    if re.search(r"[→<>≈∝~]|[^\d\s]\s*:", answer) or any("=" in i and not (long_list and _definition(i)) for i in items):
+    # ... and so does code that assigns the result of a call ("m_new = max(m, rowmax(s))").
+    if (re.search(r"[→<>≈∝~]|[^\d\s]\s*:|=\s*[\w.]+\(", answer)
+            or any("=" in i and not (long_list and _definition(i)) for i in items)):
         return False
     separated = len(items) >= 3  # "keys, values, cache, reuse": a word alone relates nothing
     spaced = len(items) == 1
@@ -475,10 +477,10 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
         # sentence: such a list may be as long as a separated one.
         # So may a list holding a symbol, a number or a formula ("-inf -1e9 NaN exp softmax 均匀",
         # "sliding window W O(nW) layers receptive field"; "−" is "-" by now).
-        if len(items) > (8 if any(re.fullmatch(r"[\u3400-\u9fff]+", i) or re.search(r"[\d\-+^()]", i)
-                                  for i in items) else 5):
+        if len(items) > (10 if any(re.fullmatch(r"[\u3400-\u9fff]+", i) or re.search(r"[\d\-+^()]", i)
+                                   for i in items) else 8):
             return False
-    if not 2 <= len(items) <= 8:
+    if not 2 <= len(items) <= (10 if spaced else 8):
         return False
     listed = len(items) >= 3
     for item in items:
@@ -573,8 +575,12 @@ def judge(question: Question, raw: str) -> Judgement:
     for concept in concepts:
         matches = find(concept.en + concept.zh, answer, asked, renamed)
         # The question's own words rearranged the wrong way ("prefill is memory-bound") are no echo.
-        against = [m for m in find(concept.against.en + concept.against.zh, answer, asked, renamed)
-                   if not m.negated and (concept.danger or not _hypothetical(answer, m.start))]
+        against = [m for m in find(concept.against.en + concept.against.zh, answer, asked, renamed) if not m.negated]
+        if not concept.danger:
+            # Its opposite said of what would happen without the thing asked about states the idea.
+            supposed = [m for m in against if _hypothetical(answer, m.start)]
+            against = [m for m in against if m not in supposed]
+            matches += [replace(m, negated=False) for m in supposed]
         said = asserted(matches, allow_frame=concept.danger)
         if concept.about:
             # The opposite said of the other subject, named in its clause ("standard attention stores the
@@ -673,15 +679,19 @@ def _benefit_of_doubt(result: Judgement, concepts: list[Concept], on_topic: int)
 # opposite of what the thing achieves, said so, is right. (The opposite of a danger idea, "otherwise the
 # gradients explode", stays wrong.)
 _HYPOTHETICAL = re.compile(
-    r"(?:没有|不加|不用|去掉|拿掉)[^。；;,]{1,12}的话|(?:如果|要是|若|假如|假设)(?:没有|不加|不用|去掉)|否则|不然"
-    r"|\bwithout\s+(?:it|them|this|that|the\s+[\w-]+(?:\s+[\w-]+)?|an?\s+[\w-]+(?:\s+[\w-]+)?)\s*,"
-    r"|\bif\s+(?:there\s+(?:is|were|was)\s+no|we\s+(?:didn't|did not|don't|do not|removed?|dropped?))\b|\botherwise\b"
+    r"(?:没有|不加|不用|去掉|拿掉)[^。；;,]{1,12}的话|(?:如果|要是|若|假如|假设)(?:没有|不加|不用|去掉|不存|不缓存|不|没)|否则|不然"
+    # "Without the cache, ...", "without it we ...": fronted, at the start of a sentence or after a comma
+    # ("it trains stably without warm-up, ..." only says how it trains).
+    r"|(?:^|[,;:]\s*)without\s+(?:it|them|this|that|the\s+[\w-]+(?:\s+[\w-]+)?|an?\s+[\w-]+(?:\s+[\w-]+)?|[\w-]+(?:\s+[\w-]+)?)"
+    r"(?:\s*,|(?=\s+(?:we|you|it|they|the model|each|every|one|all)\b))"
+    r"|(?:^|[,;:]\s*)if\s+(?:there\s+(?:is|were|was)\s+no|we\s+(?:didn't|did not|don't|do not|removed?|dropped?))\b|\botherwise\b"
 )
 
 
 def _hypothetical(answer: str, position: int) -> bool:
     """Whether the claim at ``position`` is said of what would happen without the thing asked about."""
-    return bool(_HYPOTHETICAL.search(answer, _sentence_start(answer, position), position))
+    start = _sentence_start(answer, position)
+    return bool(_HYPOTHETICAL.search(answer[start:position].lstrip()))
 
 
 # ------------------------------------------------------------------------------- subjects
