@@ -531,7 +531,7 @@ _LONGEST_LIST = 240
 # is still a list: "多头🧠 子空间 concat W_o 并行 #记住就行".
 _EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D\u203C\u2049]")
 _HASHTAG = re.compile(r"(?<!\S)#[^\s#]+")
-_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]*(?:关键词|这几个词|这些词|几个词|记住就行|背下来就行)[^,.:;、。!?！？\s]*"
+_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]*(?:关键词|这几个词|这些词|几个词|记住就行|背下来就行|整就完了|就完事了?)[^,.:;、。!?！？\s]*"
                              r"|\b(?:key ?words?|buzzwords?)\s*(?:are|:)?")
 
 
@@ -679,7 +679,7 @@ def _benefit_of_doubt(result: Judgement, concepts: list[Concept], on_topic: int)
 # opposite of what the thing achieves, said so, is right. (The opposite of a danger idea, "otherwise the
 # gradients explode", stays wrong.)
 _HYPOTHETICAL = re.compile(
-    r"(?:没有|不加|不用|去掉|拿掉)[^。；;,]{1,12}的话|(?:如果|要是|若|假如|假设)(?:没有|不加|不用|去掉|不存|不缓存|不|没)|否则|不然"
+    r"(?:没有?|不加|不用|去掉|拿掉)[^。；;,]{1,12}的话|(?:如果|要是|若|假如|假设)(?:没有|不加|不用|去掉|不存|不缓存|不|没)|否则|不然"
     # "Without the cache, ...", "without it we ...": fronted, at the start of a sentence or after a comma
     # ("it trains stably without warm-up, ..." only says how it trains).
     r"|(?:^|[,;:]\s*)without\s+(?:it|them|this|that|the\s+[\w-]+(?:\s+[\w-]+)?|an?\s+[\w-]+(?:\s+[\w-]+)?|[\w-]+(?:\s+[\w-]+)?)"
