@@ -247,11 +247,12 @@ def vocabulary(texts: tuple[str, ...]) -> frozenset[str]:
 
 # ------------------------------------------------------------------------------- clauses and polarity
 
-# A clause ends at punctuation or an arrow, or before a linking word; the linking word starts the next clause.
+# A clause ends at punctuation or an arrow, or before a linking word; the linking word starts the next clause
+# ("k and v", "keys and values" name one thing).
 _CLAUSE_END = re.compile(
     "[\U0001F000-\U0001FAFF\u2600-\u26FF\u2700-\u2712\u2719-\u27BF\u203C\u2049]|"  # an emoji ends a clause
-    r"[.;!?。！？,:、()（）→]|(?=\b(?:but|however|whereas|while|although|though|and|so|because|since|otherwise|"
-    r"which|that way)\b)|(?=但是|但|而且|而|所以|因为|因此|否则|不然|从而|于是|这样)"
+    r"[.;!?。！？,:、()（）→]|(?=\b(?:but|however|whereas|while|although|though|so|because|since|otherwise|"
+    r"which|that way)\b)|(?<!\bk )(?<!\bkeys )(?=\band\b(?! v\b| values\b))|(?=但是|但|而且|而|所以|因为|因此|否则|不然|从而|于是|这样)"
 )
 _NEGATION_EN = re.compile(
     r"\b(?:not|no|never|none|neither|nor|cannot|hardly)\b|n't\b|\binstead of\b|\brather than\b"
@@ -706,6 +707,7 @@ _CONTRAST_BEFORE = re.compile(
 )
 
 _JOINED_BEFORE = re.compile(r"(?:与|和|跟|同)\s*$")
+_AGENT_BEFORE = re.compile(r"\bby\s+(?:(?:every|each|all|any|the|later|future|subsequent|new)\s+)*$|被\s*(?:每个|所有|后面的|之后的)?\s*$")
 _BOTH_AFTER = re.compile(r"\s*(?:(?:也|其实|实际上)?(?:都|均)|两者|二者|一样|同样)")
 
 
@@ -719,7 +721,9 @@ def _mentions(question: Question, answer: str) -> list[tuple[int, int, str]]:
                 # "BERT 和 GPT 都……" names both: 和 joins them here, it sets nothing aside.
                 joined = _JOINED_BEFORE.search(before) and _BOTH_AFTER.match(answer, m.end())
                 set_aside = _CONTRAST_BEFORE.search(before) and not joined
-                if m.end() > m.start() and not set_aside and not _OPERATION_BEFORE.search(before):
+                # Named as the agent of a passive ("read by every later query", "被查询读取") it is not the subject.
+                agent = _AGENT_BEFORE.search(before)
+                if m.end() > m.start() and not set_aside and not agent and not _OPERATION_BEFORE.search(before):
                     mentions.append((m.start(), m.end(), name))
     return sorted(mentions)
 
