@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import subprocess
 import sys
 import tempfile
@@ -81,9 +80,9 @@ def on_trust(row: dict, domain: frozenset[str], thresholds: dict[int, int]) -> b
         return False
     if row["missing"] == 2 and row["concepts"] < 3:
         return False
-    left = [t for t in row["left"] if t in domain]
-    latin = sum(1 for t in left if not re.match(r"[\u3400-\u9fff]", t))
-    return latin + (len(left) - latin) // 2 >= thresholds.get(row["missing"], 10**9)
+    from grader.qa.text import _count
+
+    return _count(set(row["left"]) & domain) >= thresholds.get(row["missing"], 10**9)
 
 
 def read(split: str, commit: str, scratch: Path) -> list[dict]:

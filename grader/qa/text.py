@@ -193,11 +193,13 @@ _STATEMENT_START = re.compile(r"(?:#|//|[-*•]\s|\d+[.)]\s|[a-z_][\w.]*(?:\[[^\
 
 
 def _ends_statement(line_break: re.Match[str]) -> bool:
-    before, after = line_break.string[:line_break.start()], line_break.string[line_break.end():]
-    if before[-1:] in _GOES_ON:
+    text, start = line_break.string, line_break.start()
+    last = text[start - 1] if start else ""
+    if last in _GOES_ON:
         return False
-    line = before[before.rfind("\n") + 1:].lstrip()
-    return bool(_STATEMENT_START.match(after) or _STATEMENT_START.match(line)) or before[-1:] in ")]"
+    line_start = text.rfind("\n", 0, start) + 1
+    line_start += len(text[line_start:start]) - len(text[line_start:start].lstrip())
+    return bool(_STATEMENT_START.match(text, line_break.end()) or _STATEMENT_START.match(text, line_start)) or last in ")]"
 
 
 #: A line that ends with one of these goes on, or has its own punctuation.
@@ -247,10 +249,13 @@ def vocabulary(texts: tuple[str, ...]) -> frozenset[str]:
 
 # ------------------------------------------------------------------------------- clauses and polarity
 
+#: Pictographs and dingbats (not ✓ ✗, which mark a claim true or false in notes).
+_EMOJI_CHARS = "\U0001F000-\U0001FAFF\u2600-\u26FF\u2700-\u2712\u2719-\u27BF\u203C\u2049"
+
 # A clause ends at punctuation or an arrow, or before a linking word; the linking word starts the next clause
 # ("k and v", "keys and values" name one thing).
 _CLAUSE_END = re.compile(
-    "[\U0001F000-\U0001FAFF\u2600-\u26FF\u2700-\u2712\u2719-\u27BF\u203C\u2049]|"  # an emoji ends a clause
+    f"[{_EMOJI_CHARS}]|"  # an emoji ends a clause
     r"[.;!?。！？,:、()（）→]|(?=\b(?:but|however|whereas|while|although|though|so|because|since|otherwise|"
     r"which|that way)\b)|(?<!\bk )(?<!\bkeys )(?=\band\b(?! v\b| values\b))|(?=但是|但|而且|而|所以|因为|因此|否则|不然|从而|于是|这样)"
 )
@@ -530,7 +535,7 @@ _LONGEST_LIST = 240
 # What decorates a post but says nothing: emoji, hashtags ("#面试 #干货"), and a remark that the
 # words are the keywords ("记住这几个词就够了", "这题的关键词就这些", "keywords:"). A list so decorated
 # is still a list: "多头🧠 子空间 concat W_o 并行 #记住就行".
-_EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D\u203C\u2049]")
+_EMOJI = re.compile(f"[{_EMOJI_CHARS}\u2713-\u2718\u2B00-\u2BFF\uFE0F\u200D]")
 _HASHTAG = re.compile(r"(?<!\S)#[^\s#]+")
 _KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]*(?:关键词|这几个词|这些词|几个词|记住就行|背下来就行|整就完了|就完事了?)[^,.:;、。!?！？\s]*"
                              r"|\b(?:key ?words?|buzzwords?)\s*(?:are|:)?")
@@ -638,9 +643,10 @@ def judge(question: Question, raw: str) -> Judgement:
     if result.inverted:
         ideas = Text(", ".join(c.label.en for c in result.inverted), "、".join(c.label.zh for c in result.inverted))
         result.notes.append(("text_inverted", {"ideas": ideas}))
-    if result.fraction < 1 and _unrecognised(answer, covered, asked) >= 8:
+    unread = _unread(answer, covered, asked)
+    if result.fraction < 1 and _count(unread) >= 8:
         result.doubt("text_doubt_unrecognised", 0.6)
-        _benefit_of_doubt(result, concepts, _unrecognised(answer, covered, asked, within=vocabulary(question.domain)))
+        _benefit_of_doubt(result, concepts, _count(unread & vocabulary(question.domain)))
     return result
 
 
@@ -764,15 +770,15 @@ def _subjects_of_clause(begin: int, finish: int, answer: str, mentions: list[tup
     return {before[-1]} if before else set()
 
 
-def _unrecognised(answer: str, covered: list[tuple[int, int]], asked: set[str],
-                  within: frozenset[str] | None = None) -> int:
-    """How many content words (CJK characters count one each, halved) no phrasing accounted for;
-    with ``within``, only those among these words (the bank's own: words on the subject, not filler)."""
+def _unread(answer: str, covered: list[tuple[int, int]], asked: set[str]) -> set[str]:
+    """The content words no phrasing accounted for (the question's own words aside)."""
     rest = list(answer)
     for start, end in covered:
         rest[start:end] = " " * (end - start)
-    left = content("".join(rest)) - asked
-    if within is not None:
-        left &= within
-    latin = sum(1 for t in left if not re.match(r"[\u3400-\u9fff]", t))
-    return latin + (len(left) - latin) // 2
+    return content("".join(rest)) - asked
+
+
+def _count(words: set[str]) -> int:
+    """How many words these are, a CJK character counting half (two make about one English word)."""
+    latin = sum(1 for t in words if not re.match(r"[\u3400-\u9fff]", t))
+    return latin + (len(words) - latin) // 2
