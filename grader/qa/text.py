@@ -256,7 +256,7 @@ _EMOJI_CHARS = "\U0001F000-\U0001FAFF\u2600-\u26FF\u2700-\u2712\u2719-\u27BF\u20
 # ("k and v", "keys and values" name one thing).
 _CLAUSE_END = re.compile(
     f"[{_EMOJI_CHARS}]|"  # an emoji ends a clause
-    r"[.;!?。！？,:、()（）→]|(?=\b(?:but|however|whereas|while|although|though|so|because|since|otherwise|"
+    r"[.;!?。！？,:、()（）→]|(?<=\s)\|(?=\s)|(?=\b(?:but|however|whereas|while|although|though|so|because|since|otherwise|"
     r"which|that way)\b)|(?<!\bk )(?<!\bkeys )(?=\band\b(?! v\b| values\b))|(?=但是|但|而且|而|所以|因为|因此|否则|不然|从而|于是|这样)"
 )
 _NEGATION_EN = re.compile(
