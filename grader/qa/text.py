@@ -281,7 +281,7 @@ _REPORTED = re.compile(
     r"|\bit'?s (?:often|commonly|sometimes) (?:said|claimed|believed|thought)\b|\bthe naive (?:answer|view|explanation|guess) is\b"
     r"|\b(?:it'?s|it is|this is|that'?s) not (?:that|because)\b|\bnot because\b|"
     r"\b(?:it'?s|it is) (?:wrong|incorrect|misleading|a mistake|not (?:enough|sufficient|right|correct|accurate)) to (?:say|think|claim|believe)\b|"
-    r"(?:很多|不少|有些|有的|一些|有|常有)人(?:以为|认为|觉得|误以为|说)|误以为|(?:有一?种|一种)(?:说法|误解)(?:是|认为)?|常见的(?:误解|错误|误区)|容易(?:误以为|以为|搞混)|"
+    r"(?:很多|不少|有些|有的|一些|有|常有)人(?:以为|认为|觉得|误以为|说)|误以为|你说\s*['\"“「]|\byou (?:say|said|claim|claimed)\s*['\"“]|(?:有一?种|一种)(?:说法|误解)(?:是|认为)?|常见的(?:误解|错误|误区)|容易(?:误以为|以为|搞混)|"
     r"(?:并?不是|并非)(?:因为|说)"
 )
 _TURN = re.compile(
