@@ -713,7 +713,7 @@ _CONTRAST_BEFORE = re.compile(
 )
 
 _JOINED_BEFORE = re.compile(r"(?:与|和|跟|同)\s*$")
-_AGENT_BEFORE = re.compile(r"\bby\s+(?:(?:every|each|all|any|the|later|future|subsequent|new)\s+)*$|被\s*(?:每个|所有|后面的|之后的)?\s*$")
+_AGENT_BEFORE = re.compile(r"\bby\s+(?:(?:every|each|all|any|the|later|future|subsequent|new)\s+)*$|被\s*(?:(?:之后|后面|以后|后来)的?)?\s*(?:每个|每一个|所有的?)?\s*$")
 _BOTH_AFTER = re.compile(r"\s*(?:(?:也|其实|实际上)?(?:都|均)|两者|二者|一样|同样)")
 
 
