@@ -390,14 +390,18 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: wrong answer at half; then studied (93.5%): most of what is left are correct answers told wholly by
 #: analogy (a pilot's, a carpenter's), graded 0 and sent to review.
 #: heldout_x, the 24th, was read once with the grader frozen after heldout_w's study (43a4576): 95.7% and 2
-#: wrong answers at half, the latest blind figure (docs/qa_text.md); then studied (98.0%, none at half).
+#: wrong answers at half; then studied (98.0%, none at half).
+#: heldout_y, the 25th, was read once with the grader frozen after heldout_x's study (47421af): 91.5% and 4
+#: wrong answers at half, the latest blind figure (docs/qa_text.md); then studied (93.2%, none at half); what
+#: is left are answers told wholly by a sailor's or a teacher's analogy, graded 0 and sent to review.
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
              "heldout_o": 0.97, "heldout_p": 0.98, "heldout_q": 0.99, "heldout_r": 0.94,
              "heldout_s": 0.95, "heldout_t": 0.95,
              "heldout_u": 0.94, "heldout_v": 0.97,
-             "heldout_w": 0.93, "heldout_x": 0.97}
+             "heldout_w": 0.93, "heldout_x": 0.97,
+             "heldout_y": 0.93}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but three disputed labels (heldout_r, heldout_s, heldout_u).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -405,7 +409,8 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0, "heldout_q": 0,
                  "heldout_r": 1, "heldout_s": 1, "heldout_t": 0,
                  "heldout_u": 1, "heldout_v": 0,
-                 "heldout_w": 0, "heldout_x": 0}
+                 "heldout_w": 0, "heldout_x": 0,
+                 "heldout_y": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)

@@ -499,7 +499,7 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
             nouns = _NOUNS_ZH.sub("", _PROPERTY_ZH.sub("", item) if spaced and len(items) >= 4 else item)
             if len(_CJK.findall(item)) > longest or _RELATION_ZH.search(nouns):
                 return False
-        elif len(item.split()) > 3:
+        elif len(item.split()) > (4 if len(items) >= 5 else 3):  # "kernel feature map φ" in a list of five
             return False
         elif (relation := _RELATION_EN.search(item)) and not (listed and _COMPARATIVE_EN.fullmatch(relation.group(0))
                                                               and len(_RELATION_EN.findall(item)) == 1):
