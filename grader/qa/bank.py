@@ -206,14 +206,14 @@ def _load(folder: Path, stamp: tuple) -> QuestionBank:
     for path in sorted((folder / "questions").glob("*.yaml")):
         if path.stem not in topics:
             raise SpecError(f"{path}: topic {path.stem!r} is not listed in topics.yaml")
-    domain = _domain(questions, folder / LEXICON)
+    domain = _domain(questions, lexicon)
     questions = [replace(q, domain=domain) if q.type == "text" else q for q in questions]
     bank = QuestionBank(folder, topics, {m.id: m for m in mistakes}, questions)
     _validate_bank(bank, mistakes_where)
     return bank
 
 
-def _domain(questions: list[Question], lexicon: Path) -> tuple[str, ...]:
+def _domain(questions: list[Question], lexicon: dict[str, str]) -> tuple[str, ...]:
     """The texts in which the bank itself talks about attention, in both languages: its questions, model
     answers, explanations, hints and idea labels, and the lexicon's spellings (regex syntax dropped)."""
     texts: list[str] = []
@@ -222,9 +222,7 @@ def _domain(questions: list[Question], lexicon: Path) -> tuple[str, ...]:
             texts += [text.en, text.zh]
         if isinstance(q.answer, dict):
             texts += [str(v) for v in q.answer.values()]
-    if lexicon.is_file():
-        spellings = _read(lexicon) or {}
-        texts += [re.sub(r"\\[a-zA-Z]|[\\\[\]()?*+|{}^$]", " ", s) for ss in spellings.values() for s in ss]
+    texts += [re.sub(r"\\[a-zA-Z]|[\\\[\]()?*+|{}^$:]", " ", spellings) for spellings in lexicon.values()]
     return tuple(texts)
 
 

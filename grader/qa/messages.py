@@ -83,7 +83,7 @@ MESSAGES = Catalogue("grader.qa.messages", {
         "zh": "没有识别出：{ideas}；答案还讲了不少相关内容，可能换了说法讲到这一点，因此暂给满分，待老师复核确认",
     },
     "text_doubt_on_trust": {
-        "en": "full points were given on trust: one idea was not recognised, and the answer may state it in other words",
+        "en": "full points were given on trust: an idea was not recognised, and the answer may state it in other words",
         "zh": "满分是暂给的：有要点没有识别出，答案可能换了说法讲到它",
     },
     "none": {"en": "nothing", "zh": "无"},
