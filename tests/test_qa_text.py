@@ -558,6 +558,23 @@ def test_filler_a_wrong_claim_or_a_short_answer_earns_nothing_on_trust() -> None
     assert wrong.fraction < 0.5
 
 
+@pytest.mark.parametrize(("question", "traditional", "simplified"), [
+    ("explain_sqrt_dk", "q·k 是 d_k 個單位方差乘積之和，方差隨 d_k 增大；分數過大時 softmax 飽和，梯度消失。",
+     "q·k 是 d_k 个单位方差乘积之和，方差随 d_k 增大；分数过大时 softmax 饱和，梯度消失。"),
+    ("kv_cache_purpose", "把之前詞元的 K 和 V 存下來複用，不用每步重新計算，每一步只算新詞元。",
+     "把之前词元的 K 和 V 存下来复用，不用每步重新计算，每一步只算新词元。"),
+    ("causal_mask_purpose", "有了因果掩碼，每個詞就可以看到後面所有的詞，訓練信息更多。",
+     "有了因果掩码，每个词就可以看到后面所有的词，训练信息更多。"),
+    ("why_multi_head", "多個頭各自在自己的子空間裏，同時關注不同位置；只有一個頭會把所有東西平均掉。",
+     "多个头各自在自己的子空间里，同时关注不同位置；只有一个头会把所有东西平均掉。"),
+])
+def test_an_answer_in_traditional_characters_is_graded_as_in_simplified(question: str, traditional: str, simplified: str) -> None:
+    """繁體 answers (Taiwan, Hong Kong) read through the same simplified rubric: right ideas and wrong claims alike."""
+    written, expected = grade(BANK.get(question), traditional), grade(BANK.get(question), simplified)
+    assert written.fraction == expected.fraction and [c.id for c in written.found] == [c.id for c in expected.found]
+    assert canonical("為什麼 麼 後面") == "为什么 么 后面" and canonical("什么 着 了") == "什么 着 了"
+
+
 # ------------------------------------------------------------------------------- generalising: lexicon, subjects, beliefs
 
 

@@ -34,6 +34,7 @@ from functools import lru_cache
 
 from grader.i18n import Text
 from grader.qa.bank import Concept, Question, compiled_pattern
+from grader.qa.traditional import SIMPLIFIED, TRADITIONAL
 from grader.results import REVIEW_BELOW  # noqa: F401  (re-exported: grading and the benchmark use it)
 
 #: The most a text answer scores when it also asserts a misconception or an inverted claim.
@@ -42,7 +43,9 @@ WRONG_CAP = 0.25
 # ------------------------------------------------------------------------------- normal form
 
 _BEFORE_NFKC = str.maketrans({"²": "^2", "ᵀ": "^t", "√": "sqrt", "∞": "inf", "\u2212": "-"})
-_AFTER = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2019": "'", "\u2018": "'", "，": ",", "；": ";", "：": ":"})
+# Traditional characters read as simplified ("點積的變異數" → "点积的变异数"): one Chinese rubric reads both.
+_AFTER = str.maketrans(TRADITIONAL, SIMPLIFIED) | str.maketrans(
+    {"\u2013": "-", "\u2014": "-", "\u2019": "'", "\u2018": "'", "，": ",", "；": ";", "：": ":"})
 _REWRITES = [
     # Python's None inside an index ("x[:, None]") adds an axis; it negates nothing.
     (re.compile(r"\[[^\[\]]*\bnone\b[^\[\]]*\]"), lambda m: re.sub(r"\bnone\b", "newaxis", m.group(0))),
@@ -177,7 +180,8 @@ def _mandarin(text: str) -> str:
 
 
 def canonical(text: str) -> str:
-    """NFKC, lower case, one spelling for formulas and dashes, single spaces; written Cantonese in Mandarin."""
+    """NFKC, lower case, one spelling for formulas and dashes, single spaces; traditional characters as
+    simplified, written Cantonese in Mandarin."""
     text = _plain_latex(_linear_tables(text))
     text = _mandarin(unicodedata.normalize("NFKC", text.translate(_BEFORE_NFKC)).lower().translate(_AFTER))
     for pattern, replacement in _REWRITES:
