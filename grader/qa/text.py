@@ -541,7 +541,8 @@ _LONGEST_LIST = 240
 # is still a list: "多头🧠 子空间 concat W_o 并行 #记住就行".
 _EMOJI = re.compile(f"[{_EMOJI_CHARS}\u2713-\u2718\u2B00-\u2BFF\uFE0F\u200D]")
 _HASHTAG = re.compile(r"(?<!\S)#[^\s#]+")
-_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]*(?:关键词|这几个词|这些词|几个词|记住就行|背下来就行|整就完了|就完事了?)[^,.:;、。!?！？\s]*"
+# (The words around a remark are bounded: an unbounded run would make a long unbroken answer quadratic.)
+_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|背下来就行|整就完了|就完事了?)[^,.:;、。!?！？\s]{0,16}"
                              r"|\b(?:key ?words?|buzzwords?)\s*(?:are|:)?")
 
 
@@ -670,8 +671,8 @@ def _benefit_of_doubt(result: Judgement, concepts: list[Concept], on_topic: int)
     Only an answer with no wrong claim (no misconception, nothing inverted, no negated or contradicted
     idea) that states every idea but one, or misses two of three or more, qualifies: its words on the
     subject that matched no phrasing most likely state the missing ideas in other words, the way a
-    paraphrase does; filler and examples are not the bank's words and do not count. The missing ideas stay listed, the verdict says it was given on trust, and its
-    confidence keeps it in the instructor's review.
+    paraphrase does; filler and examples are not the bank's words and do not count. The missing ideas
+    stay listed, the verdict says it was given on trust, and its confidence keeps it in the review.
     """
     if result.mistake or result.inverted or result.doubts != ["text_doubt_unrecognised"] or not result.found:
         return
