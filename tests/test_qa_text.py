@@ -392,8 +392,11 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_x, the 24th, was read once with the grader frozen after heldout_w's study (43a4576): 95.7% and 2
 #: wrong answers at half; then studied (98.0%, none at half).
 #: heldout_y, the 25th, was read once with the grader frozen after heldout_x's study (47421af): 91.5% and 4
-#: wrong answers at half, the latest blind figure (docs/qa_text.md); then studied (93.2%, none at half); what
-#: is left are answers told wholly by a sailor's or a teacher's analogy, graded 0 and sent to review.
+#: wrong answers at half; then studied (93.2%, none at half); what is left are answers told wholly by a
+#: sailor's or a teacher's analogy, graded 0 and sent to review.
+#: heldout_z, the 26th, was read once with the grader frozen after heldout_y's study (a3878dd): 95.7% and 2
+#: wrong answers at half, the latest blind figure (docs/qa_text.md); then studied (98.9%). The one left at
+#: half is heldout_s's disputed echo again, in other words ("预填充一次处理整个提示词").
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -401,16 +404,16 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_s": 0.95, "heldout_t": 0.95,
              "heldout_u": 0.94, "heldout_v": 0.97,
              "heldout_w": 0.93, "heldout_x": 0.97,
-             "heldout_y": 0.93}
+             "heldout_y": 0.93, "heldout_z": 0.98}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
-#: studied set but three disputed labels (heldout_r, heldout_s, heldout_u).
+#: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
                  "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0, "heldout_q": 0,
                  "heldout_r": 1, "heldout_s": 1, "heldout_t": 0,
                  "heldout_u": 1, "heldout_v": 0,
                  "heldout_w": 0, "heldout_x": 0,
-                 "heldout_y": 0}
+                 "heldout_y": 0, "heldout_z": 1}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -903,3 +906,28 @@ def test_a_markdown_table_is_read_row_by_row_with_its_column_as_the_subject() ->
     # A formula's bars inside a cell (|i−j|) are not column separators.
     assert canonical("| method | effect |\n|---|---|\n| score − m·|i−j| | far keys lose |") == \
         "effect score - m·|i-j|: far keys lose."
+
+
+@pytest.mark.parametrize("answer", [
+    "Keep a running max and a running sum per row; how the earlier results get rescaled when the max changes, I don't remember.",
+    "每行维护当前最大值和指数和；具体 rescale 的细节还没看懂。",
+    "每行维护当前最大值和指数和；最大值变了以后具体怎么 rescale 我忘了。",
+])
+def test_what_the_answer_says_it_has_forgotten_or_not_understood_is_named_not_claimed(answer: str) -> None:
+    verdict = grade(BANK.get("flash_online_softmax"), answer)
+    assert [c.id for c in verdict.found] == ["running_stats"], verdict.message("en")
+
+
+def test_a_claim_beside_a_forgotten_detail_still_counts() -> None:
+    verdict = grade(BANK.get("flash_online_softmax"),
+                    "Keep a running max and a running sum per row, and when the max changes rescale the earlier sum and "
+                    "output by exp(old - new); the proof I don't remember, but it is exact.")
+    assert verdict.fraction == 1.0, verdict.message("en")
+
+
+def test_the_agent_of_a_passive_is_found_several_words_back() -> None:
+    """"required by every subsequent query": the queries read the keys and values, they are not what is kept."""
+    verdict = grade(BANK.get("kv_cache_why_not_queries"),
+                    "A query is consulted solely at the step in which its own token is produced and never revisited. "
+                    "Keys and values, on the other hand, are required by every subsequent query.")
+    assert verdict.fraction == 1.0, verdict.message("en")

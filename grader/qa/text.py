@@ -338,6 +338,18 @@ def _compiled(pattern: str) -> tuple[re.Pattern[str], int]:
     return compiled_pattern(pattern), min(1, _negations(bare.replace("|", " ")))
 
 
+# What the answer says it does not understand or has forgotten ("具体 rescale 的细节还没看懂", "the
+# rescaling I don't remember") is named, not claimed.
+_IGNORED = re.compile(
+    r"[^，,。；;:：]{0,12}?(?:我|i\s+)?(?:还|也|都)?(?:没(?:有)?(?:看|搞|弄|想)?(?:懂|明白|清楚)|不(?:太)?(?:懂|明白)|搞不懂|忘了|记不(?:清|得|住)|不记得)"
+    r"|\s*(?:[\w'-]+\s+){0,4}?(?:i\s+)?(?:don't|do not|can't|cannot|didn't|did not)\s+(?:remember|recall|understand|get)\b"
+    r"|\s*(?:[\w'-]+\s+){0,4}?i\s+(?:forgot|forget|never understood)\b"
+)
+
+# ... also fronted as a question of its own ("how the sum gets rescaled, I don't remember").
+_ASKED_HOW = re.compile(r"\s*(?:but\s+|and\s+)?(?:exactly\s+)?(?:how|why)\b|\s*(?:但|不过)?(?:具体)?(?:怎么|如何|为什么|为啥)")
+
+
 @dataclass(frozen=True)
 class Match:
     """Where a phrasing matched, and whether the answer asserts it there."""
@@ -373,9 +385,10 @@ def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[s
             inside = 0 if spelled else _negations(span[inner[-1] if inner else 0:])
             negated = (before + inside) % 2 == 1
             framed = negated and bool(_FRAME.search(answer[_sentence_start(answer, start):start]))
-            if _reported(answer, start):
-                negated, framed = True, False
             clause_end = _clause_end(answer, end)
+            if _reported(answer, start) or _IGNORED.match(answer, end, clause_end) or (
+                    _ASKED_HOW.match(answer, clause_start) and _IGNORED.match(answer, clause_end + 1, _clause_end(answer, clause_end + 1))):
+                negated, framed = True, False
             said, clause = content(answer[start:end]), _claimed(answer[clause_start:clause_end])
             echo = not (said - asked) and not (clause - asked) or (
                 not (said - asked - renamed) and not (clause - asked - renamed) and not _consequence(answer, clause_start, clause_end))
@@ -718,7 +731,7 @@ _CONTRAST_BEFORE = re.compile(
 )
 
 _JOINED_BEFORE = re.compile(r"(?:与|和|跟|同)\s*$")
-_AGENT_BEFORE = re.compile(r"\bby\s+(?:(?:every|each|all|any|the|later|future|subsequent|new)\s+)*$|被\s*(?:(?:之后|后面|以后|后来)的?)?\s*(?:每个|每一个|所有的?)?\s*$")
+_AGENT_BEFORE = re.compile(r"\bby\s+(?:(?:every|each|all|any|the|later|future|subsequent|new|next|following|upcoming|other)\s+)*$|被\s*(?:(?:之后|后面|以后|后来)的?)?\s*(?:每个|每一个|所有的?)?\s*$")
 _BOTH_AFTER = re.compile(r"\s*(?:(?:也|其实|实际上)?(?:都|均)|两者|二者|一样|同样)")
 
 
@@ -733,7 +746,7 @@ def _mentions(question: Question, answer: str) -> list[tuple[int, int, str]]:
                 joined = _JOINED_BEFORE.search(before) and _BOTH_AFTER.match(answer, m.end())
                 set_aside = _CONTRAST_BEFORE.search(before) and not joined
                 # Named as the agent of a passive ("read by every later query", "被查询读取") it is not the subject.
-                agent = _AGENT_BEFORE.search(before)
+                agent = _AGENT_BEFORE.search(answer[max(0, m.start() - 48):m.start()])
                 if m.end() > m.start() and not set_aside and not agent and not _OPERATION_BEFORE.search(before):
                     mentions.append((m.start(), m.end(), name))
     return sorted(mentions)
