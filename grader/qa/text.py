@@ -731,7 +731,7 @@ _CONTRAST_BEFORE = re.compile(
 )
 
 _JOINED_BEFORE = re.compile(r"(?:与|和|跟|同)\s*$")
-_AGENT_BEFORE = re.compile(r"\bby\s+(?:(?:every|each|all|any|the|later|future|subsequent|new|next|following|upcoming|other)\s+)*$|被\s*(?:(?:之后|后面|以后|后来)的?)?\s*(?:每个|每一个|所有的?)?\s*$")
+_AGENT_BEFORE = re.compile(r"(?:\bby|\b(?:that|which)(?=\s+(?:every|each|all|any)\b))\s+(?:(?:every|each|all|any|the|later|future|subsequent|new|next|following|upcoming|other)\s+)*$|被\s*(?:(?:之后|后面|以后|后来)的?)?\s*(?:每个|每一个|所有的?)?\s*$")
 _BOTH_AFTER = re.compile(r"\s*(?:(?:也|其实|实际上)?(?:都|均)|两者|二者|一样|同样)")
 
 
@@ -745,7 +745,8 @@ def _mentions(question: Question, answer: str) -> list[tuple[int, int, str]]:
                 # "BERT 和 GPT 都……" names both: 和 joins them here, it sets nothing aside.
                 joined = _JOINED_BEFORE.search(before) and _BOTH_AFTER.match(answer, m.end())
                 set_aside = _CONTRAST_BEFORE.search(before) and not joined
-                # Named as the agent of a passive ("read by every later query", "被查询读取") it is not the subject.
+                # Named as the agent of a passive ("read by every later query", "被查询读取") or of a relative
+                # clause ("entries that every later query consults") it is not the subject.
                 agent = _AGENT_BEFORE.search(answer[max(0, m.start() - 48):m.start()])
                 if m.end() > m.start() and not set_aside and not agent and not _OPERATION_BEFORE.search(before):
                     mentions.append((m.start(), m.end(), name))
