@@ -398,7 +398,9 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: wrong answers at half; then studied (98.9%). The one left at half is heldout_s's disputed echo again, in
 #: other words ("预填充一次处理整个提示词").
 #: heldout_aa, the 27th, was read once with the grader frozen after heldout_z's study (4b8d41a): 94.6% and 1
-#: wrong answer at half, the latest blind figure (docs/qa_text.md); then studied (98.9%, none at half).
+#: wrong answer at half; then studied (98.9%, none at half).
+#: heldout_ab, the 28th, was read once with the grader frozen after heldout_aa's study (5eff88f): 95.2% and 5
+#: wrong answers at half, the latest blind figure (docs/qa_text.md); then studied (98.9%, none at half).
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -406,7 +408,8 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_s": 0.95, "heldout_t": 0.95,
              "heldout_u": 0.94, "heldout_v": 0.97,
              "heldout_w": 0.93, "heldout_x": 0.97,
-             "heldout_y": 0.93, "heldout_z": 0.98, "heldout_aa": 0.98}
+             "heldout_y": 0.93, "heldout_z": 0.98, "heldout_aa": 0.98,
+             "heldout_ab": 0.98}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -415,7 +418,8 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_r": 1, "heldout_s": 1, "heldout_t": 0,
                  "heldout_u": 1, "heldout_v": 0,
                  "heldout_w": 0, "heldout_x": 0,
-                 "heldout_y": 0, "heldout_z": 1, "heldout_aa": 0}
+                 "heldout_y": 0, "heldout_z": 1, "heldout_aa": 0,
+                 "heldout_ab": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -941,3 +945,37 @@ def test_the_agent_of_a_relative_clause_is_not_the_subject() -> None:
                     "A query is a one-off: it is used to work out its own token's output and never again. Keys and "
                     "values are standing entries that every later query has to consult.")
     assert verdict.fraction == 1.0, verdict.message("en")
+
+
+def test_sichuanese_words_read_as_mandarin() -> None:
+    """莫得 (没有), 一哈 (一下), 后头 (后面): a negation written in dialect still negates."""
+    assert canonical("BERT 莫得 causal mask，只遮一哈 padding；k、v 后头还要用") == \
+        "bert 没有 causal mask,只遮一下 padding;k、v 后面还要用"
+    verdict = grade(BANK.get("flash_what_it_saves"),
+                    "省的是 HBM 的读写，块都放在 SRAM 里算，n×n 的矩阵从来不写出去，显存线性涨。结果跟标准 attention 一模一样，莫得近似。")
+    assert verdict.fraction == 1.0, verdict.message("zh")
+
+
+@pytest.mark.parametrize("answer", ["核函数、RNN、结合律、线性、softmax、φ，就这些嘛。",
+                                    "online softmax, tiling, SRAM, running max, blocks of keys"])
+def test_a_list_is_still_a_list_after_that_s_it_or_with_of_inside_an_item(answer: str) -> None:
+    question = BANK.get("linear_attention_trick" if "核函数" in answer else "flash_online_softmax")
+    assert grade(question, answer).fraction == 0.0
+
+
+def test_the_written_passive_wei_suo_names_its_agent_not_its_subject() -> None:
+    """"k_t 与 v_t 须为其后每一查询所读取": the keys and values are read; the queries read them."""
+    verdict = grade(BANK.get("kv_cache_why_not_queries"),
+                    "q_t 于第 t 步之后不再使用；反之，k_t 与 v_t 须为其后每一查询所读取，故应予缓存。")
+    assert verdict.fraction == 1.0, verdict.message("zh")
+
+
+def test_every_named_mistake_of_a_text_question_is_diagnosed_on_a_tuning_answer() -> None:
+    """Each (question, named mistake) pair costs points, with that diagnosis, on at least one answer of tuning/."""
+    named = {(q.id, w.mistake) for q in BANK.questions if q.type == "text" for w in q.mistakes}
+    diagnosed = set()
+    for answer in load_set(LABELLED / "tuning", BANK):
+        verdict = grade(BANK.get(answer.question), answer.text)
+        if verdict.mistake and verdict.fraction < 0.5:
+            diagnosed.add((answer.question, verdict.mistake))
+    assert sorted(named - diagnosed) == []

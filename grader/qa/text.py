@@ -170,8 +170,17 @@ _CANTONESE_IN_CONTEXT = [(re.compile(pattern), mandarin) for pattern, mandarin i
 )]
 
 
+# Southwestern Mandarin (Sichuan, Chongqing) words no other reading shares: rewritten wherever they appear.
+_SOUTHWESTERN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (r"莫得", "没有"), (r"啥子", "什么"), (r"一哈(?!哈)", "一下"), (r"(?<=[前后里上])头(?![发部像条])", "面"),
+)]
+
+
 def _mandarin(text: str) -> str:
-    """Written Cantonese in Mandarin words (the rest of ``text`` as it was)."""
+    """Written Cantonese and Sichuanese in Mandarin words (the rest of ``text`` as it was)."""
+    if "莫得" in text or "啥子" in text or "一哈" in text or "头" in text:
+        for pattern, mandarin in _SOUTHWESTERN:
+            text = pattern.sub(mandarin, text)
     if not _CANTONESE_MARK.search(text):
         return text
     for pattern, mandarin in _CANTONESE_IN_CONTEXT + _CANTONESE:
@@ -466,6 +475,7 @@ _NOUNS_ZH = re.compile(r"平移不变|显存|缓存|内存|存储|访存|复用|
 # In Chinese words set apart by spaces, "平移不变" (shift-invariant) names a property like 不变性 does.
 _PROPERTY_ZH = re.compile(r"(?<=[\u3400-\u9fff]{2})不变$")
 _FORMULA = re.compile(r"[\w^()/.*·+\- ]{1,24}=[\w^()/.*·+\- ]{1,20}")
+_OF = re.compile(r"\bof\b")
 _COMPARATIVE_EN = re.compile(r"\b(larger|bigger|smaller|higher|lower|more|less|fewer|very)\b")
 
 
@@ -518,8 +528,9 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
                 return False
         elif len(item.split()) > (4 if len(items) >= 5 else 3):  # "kernel feature map φ" in a list of five
             return False
-        elif (relation := _RELATION_EN.search(item)) and not (listed and _COMPARATIVE_EN.fullmatch(relation.group(0))
-                                                              and len(_RELATION_EN.findall(item)) == 1):
+        # In a list of four or more, "of" joins a noun phrase ("blocks of keys"), it relates nothing.
+        elif (relation := _RELATION_EN.search(item := _OF.sub(" ", item) if long_list and separated else item)) and not (
+                listed and _COMPARATIVE_EN.fullmatch(relation.group(0)) and len(_RELATION_EN.findall(item)) == 1):
             return False
     return True
 
@@ -550,13 +561,13 @@ class Judgement:
 _LONGEST_LIST = 240
 
 # What decorates a post but says nothing: emoji, hashtags ("#面试 #干货"), and a remark that the
-# words are the keywords ("记住这几个词就够了", "这题的关键词就这些", "keywords:"). A list so decorated
+# words are the keywords ("记住这几个词就够了", "这题的关键词就这些", "就这些嘛", "keywords:", "that's it"). A list so decorated
 # is still a list: "多头🧠 子空间 concat W_o 并行 #记住就行".
 _EMOJI = re.compile(f"[{_EMOJI_CHARS}\u2713-\u2718\u2B00-\u2BFF\uFE0F\u200D]")
 _HASHTAG = re.compile(r"(?<!\S)#[^\s#]+")
 # (The words around a remark are bounded: an unbounded run would make a long unbroken answer quadratic.)
-_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|背下来就行|整就完了|就完事了?)[^,.:;、。!?！？\s]{0,16}"
-                             r"|\b(?:key ?words?|buzzwords?)\s*(?:are|:)?")
+_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多))[^,.:;、。!?！？\s]{0,16}"
+                             r"|\b(?:key ?words?|buzzwords?)\s*(?:are|:)?|\bthat'?s (?:it|all)\b")
 
 
 def _without_decoration(answer: str) -> str:
@@ -731,7 +742,9 @@ _CONTRAST_BEFORE = re.compile(
 )
 
 _JOINED_BEFORE = re.compile(r"(?:与|和|跟|同)\s*$")
-_AGENT_BEFORE = re.compile(r"(?:\bby|\b(?:that|which)(?=\s+(?:every|each|all|any)\b))\s+(?:(?:every|each|all|any|the|later|future|subsequent|new|next|following|upcoming|other)\s+)*$|被\s*(?:(?:之后|后面|以后|后来)的?)?\s*(?:每个|每一个|所有的?)?\s*$")
+_AGENT_BEFORE = re.compile(r"(?:\bby|\b(?:that|which)(?=\s+(?:every|each|all|any)\b))\s+(?:(?:every|each|all|any|the|later|future|subsequent|new|next|following|upcoming|other)\s+)*$|被\s*(?:(?:之后|后面|以后|后来|其后|后续)的?)?\s*(?:每一?个|每一?步的?|所有的?|各个?)?\s*$"
+                           # "为其后每一查询所读取" (为…所…, the written passive); not 因为, 作为, 认为…
+                           r"|(?<![因作成认称以视行较更最])为\s*(?:(?:其后|之后|以后|后续|此后)的?\s*(?:每一?个?|每一?步的?|所有的?|各个?)?|每一?个?|每一?步的?|所有的?|各个?)\s*$")
 _BOTH_AFTER = re.compile(r"\s*(?:(?:也|其实|实际上)?(?:都|均)|两者|二者|一样|同样)")
 
 
