@@ -400,7 +400,9 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_aa, the 27th, was read once with the grader frozen after heldout_z's study (4b8d41a): 94.6% and 1
 #: wrong answer at half; then studied (98.9%, none at half).
 #: heldout_ab, the 28th, was read once with the grader frozen after heldout_aa's study (5eff88f): 95.2% and 5
-#: wrong answers at half, the latest blind figure (docs/qa_text.md); then studied (98.9%, none at half).
+#: wrong answers at half; then studied (98.9%, none at half).
+#: heldout_ac, the 29th, was read once with the grader frozen after heldout_ab's study (e6a8a30): 94.6% and 4
+#: wrong answers at half, the latest blind figure (docs/qa_text.md); then studied (98.6%, none at half).
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -409,7 +411,7 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_u": 0.94, "heldout_v": 0.97,
              "heldout_w": 0.93, "heldout_x": 0.97,
              "heldout_y": 0.93, "heldout_z": 0.98, "heldout_aa": 0.98,
-             "heldout_ab": 0.98}
+             "heldout_ab": 0.98, "heldout_ac": 0.98}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -419,7 +421,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_u": 1, "heldout_v": 0,
                  "heldout_w": 0, "heldout_x": 0,
                  "heldout_y": 0, "heldout_z": 1, "heldout_aa": 0,
-                 "heldout_ab": 0}
+                 "heldout_ab": 0, "heldout_ac": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -979,3 +981,9 @@ def test_every_named_mistake_of_a_text_question_is_diagnosed_on_a_tuning_answer(
         if verdict.mistake and verdict.fraction < 0.5:
             diagnosed.add((answer.question, verdict.mistake))
     assert sorted(named - diagnosed) == []
+
+
+def test_words_shouted_one_at_a_time_are_a_list_and_exclaimed_claims_are_not() -> None:
+    assert grade(BANK.get("encoder_vs_decoder"), "双向！掩码！下一个词！BERT！GPT！Transformer 之力！").fraction == 0.0
+    verdict = grade(BANK.get("explain_sqrt_dk"), "d_k 一大，q·k 的方差就暴涨！softmax 饱和成 one-hot！梯度消失！所以除以 sqrt(d_k)！")
+    assert verdict.fraction == 1.0, verdict.message("zh")
