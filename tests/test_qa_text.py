@@ -402,7 +402,10 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_ab, the 28th, was read once with the grader frozen after heldout_aa's study (5eff88f): 95.2% and 5
 #: wrong answers at half; then studied (98.9%, none at half).
 #: heldout_ac, the 29th, was read once with the grader frozen after heldout_ab's study (e6a8a30): 94.6% and 4
-#: wrong answers at half, the latest blind figure (docs/qa_text.md); then studied (98.6%, none at half).
+#: wrong answers at half; then studied (98.6%, none at half).
+#: heldout_ad, the 30th, was read once with the grader frozen after heldout_ac's study (be1474e): 87.8% and 7
+#: wrong answers at half (Shanghainese and numbered Weibo threads the grader had never met), the latest blind
+#: figure (docs/qa_text.md); then studied (96.0%, none at half): what is left is a plumber's analogies.
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -411,7 +414,8 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_u": 0.94, "heldout_v": 0.97,
              "heldout_w": 0.93, "heldout_x": 0.97,
              "heldout_y": 0.93, "heldout_z": 0.98, "heldout_aa": 0.98,
-             "heldout_ab": 0.98, "heldout_ac": 0.98}
+             "heldout_ab": 0.98, "heldout_ac": 0.98,
+             "heldout_ad": 0.95}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -421,7 +425,8 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_u": 1, "heldout_v": 0,
                  "heldout_w": 0, "heldout_x": 0,
                  "heldout_y": 0, "heldout_z": 1, "heldout_aa": 0,
-                 "heldout_ab": 0, "heldout_ac": 0}
+                 "heldout_ab": 0, "heldout_ac": 0,
+                 "heldout_ad": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -987,3 +992,30 @@ def test_words_shouted_one_at_a_time_are_a_list_and_exclaimed_claims_are_not() -
     assert grade(BANK.get("encoder_vs_decoder"), "双向！掩码！下一个词！BERT！GPT！Transformer 之力！").fraction == 0.0
     verdict = grade(BANK.get("explain_sqrt_dk"), "d_k 一大，q·k 的方差就暴涨！softmax 饱和成 one-hot！梯度消失！所以除以 sqrt(d_k)！")
     assert verdict.fraction == 1.0, verdict.message("zh")
+
+
+def test_written_wu_reads_as_mandarin() -> None:
+    """勿 (不), 个 (的), 搭 (和), 辰光 (时候), 老 (很): a negation in Shanghainese still negates."""
+    assert canonical("Post-LN 初始化辰光梯度老大，Pre-LN 勿要 warm-up；输出是精确个，勿是近似个。") == \
+        "post-ln 初始化时候梯度很大,pre-ln 不要 warm-up;输出是精确的,不是近似的。"
+    assert canonical("每个头一个子空间，这个矩阵") == "每个头一个子空间,这个矩阵"  # no Wu here: 个 stays
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("why_multi_head", "1/ 多头注意力 子空间\n2/ 并行 拼接 W_O\n#Attention is all you need#"),
+    ("linear_attention_trick", "1/ 线性注意力 核函数\n2/ 结合律 RNN\n3/ 复杂度 softmax #Transformers are RNNs#"),
+])
+def test_a_numbered_thread_of_terms_is_a_keyword_list(question: str, answer: str) -> None:
+    assert grade(BANK.get(question), answer).fraction == 0.0
+
+
+def test_a_numbered_thread_of_claims_is_graded_line_by_line() -> None:
+    verdict = grade(BANK.get("decode_memory_bound"),
+                    "1/ 解码每步只生成一个 token，却要把全部权重和 KV 缓存读一遍\n2/ 算术强度很低，所以受带宽限制\n"
+                    "3/ 预填充一次处理整个 prompt，是矩阵乘矩阵，算力吃满 #LLM#")
+    assert verdict.fraction == 1.0, verdict.message("zh")
+
+
+def test_a_right_idea_drawn_from_a_wrong_claim_earns_nothing() -> None:
+    """"RMSNorm 减去均值但不除以标准差; 所以更省算力": "cheaper" follows from the reversed claim."""
+    assert grade(BANK.get("rmsnorm_vs_layernorm"), "1/ RMSNorm 减去均值但不除以标准差\n2/ 所以更省算力").fraction == 0.0

@@ -176,10 +176,25 @@ _SOUTHWESTERN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 )]
 
 
+_SOUTHWESTERN_MARK = re.compile(r"莫得|啥子|一哈|[前后里上]头")
+
+# Written Wu (Shanghainese): 勿 (不), 个 (的), 搭 (和), 辰光 (时候), 伊 (它), 侪 (都), 交关 / 老 (很)...
+_WU_MARK = re.compile(r"[侬侪噶]|阿拉|伊拉|辰光|交关|勿")
+_WU = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (r"辰光", "时候"), (r"交关", "很"), (r"伊拉", "它们"), (r"阿拉", "我们"), (r"侬", "你"), (r"侪", "都"),
+    (r"(?<![请切])勿", "不"), (r"噶", "这样"), (r"(?<![一二三四五六七八九十两几每这那哪各某多单整半\d])个(?=\s*[\u3400-\u9fffa-z(（,.;:!?。，；：！？]|\s*$)", "的"),
+    (r"搭(?![建配乘载车])", "和"), (r"(?<=[放写存摆留])勒", "在"), (r"(?<=[快慢大小多少好])一眼", "一点"),
+    (r"老(?=[大小多少快慢好])", "很"), (r"一只(?=\s*[a-z\u3400-\u9fff])", "一个"), (r"伊(?!朗|利|始)", "它"),
+)]
+
+
 def _mandarin(text: str) -> str:
-    """Written Cantonese and Sichuanese in Mandarin words (the rest of ``text`` as it was)."""
-    if "莫得" in text or "啥子" in text or "一哈" in text or "头" in text:
+    """Written Cantonese, Wu and Sichuanese in Mandarin words (the rest of ``text`` as it was)."""
+    if _SOUTHWESTERN_MARK.search(text):
         for pattern, mandarin in _SOUTHWESTERN:
+            text = pattern.sub(mandarin, text)
+    if _WU_MARK.search(text):
+        for pattern, mandarin in _WU:
             text = pattern.sub(mandarin, text)
     if not _CANTONESE_MARK.search(text):
         return text
@@ -202,7 +217,7 @@ def canonical(text: str) -> str:
 
 _LINE_BREAK = re.compile(r"[ \t]*\n\s*")
 #: What starts a new statement on a new line: a comment, a bullet, a numbered point, an assignment.
-_STATEMENT_START = re.compile(r"(?:#|//|[-*•]\s|\d+[.)]\s|[a-z_][\w.]*(?:\[[^\]]*\])?\s*[-+*/@]?=(?!=))")
+_STATEMENT_START = re.compile(r"(?:#|//|[-*•]\s|\d+[.)/]\s|[a-z_][\w.]*(?:\[[^\]]*\])?\s*[-+*/@]?=(?!=))")
 
 
 def _ends_statement(line_break: re.Match[str]) -> bool:
@@ -485,6 +500,12 @@ def _definition(item: str) -> bool:
     return bool(_FORMULA.fullmatch(item)) and not _RELATION_EN.search(item.split("=", 1)[1])
 
 
+def _spaced_terms(item: str) -> bool:
+    words = item.split()
+    return (bool(_CJK.search(item)) and 2 <= len(words) <= 3 and not any(_CJK.fullmatch(w) for w in words)
+            and not _RELATION_ZH.search(_NOUNS_ZH.sub("", item)))
+
+
 def is_keyword_list(answer: str, known: str = "") -> bool:
     """Two to eight short items (ten set apart by spaces), topic words, and nothing that relates them.
 
@@ -517,6 +538,9 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
     if not 2 <= len(items) <= (10 if spaced else 8):
         return False
     listed = len(items) >= 3
+    # A Chinese item of two or three terms set apart by spaces ("线性注意力 核函数; 结合律 RNN") is read term
+    # by term, when nothing in it relates them.
+    items = [word for item in items for word in (item.split() if not spaced and _spaced_terms(item) else [item])]
     for item in items:
         if separated and (_definition(item) or re.fullmatch(r"[a-z_-]+", item)):
             continue
@@ -529,10 +553,12 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
                 return False
         elif len(item.split()) > (4 if len(items) >= 5 else 3):  # "kernel feature map φ" in a list of five
             return False
-        # In a list of four or more, "of" joins a noun phrase ("blocks of keys"), it relates nothing.
-        elif (relation := _RELATION_EN.search(item := _OF.sub(" ", item) if long_list and separated else item)) and not (
-                listed and _COMPARATIVE_EN.fullmatch(relation.group(0)) and len(_RELATION_EN.findall(item)) == 1):
-            return False
+        else:
+            # In a list of four or more, "of" joins a noun phrase ("blocks of keys"), it relates nothing.
+            words = _OF.sub(" ", item) if long_list and separated else item
+            relations = [m.group(0) for m in _RELATION_EN.finditer(words)]
+            if relations and not (listed and len(relations) == 1 and _COMPARATIVE_EN.fullmatch(relations[0])):
+                return False
     return True
 
 
@@ -565,15 +591,17 @@ _LONGEST_LIST = 240
 # words are the keywords ("记住这几个词就够了", "这题的关键词就这些", "就这些嘛", "keywords:", "that's it"). A list so decorated
 # is still a list: "多头🧠 子空间 concat W_o 并行 #记住就行".
 _EMOJI = re.compile(f"[{_EMOJI_CHARS}\u2713-\u2718\u2B00-\u2BFF\uFE0F\u200D]")
-_HASHTAG = re.compile(r"(?<!\S)#[^\s#]+")
+_HASHTAG = re.compile(r"(?<!\S)#[^#\n;]{1,40}#|(?<!\S)#[^\s#]+")  # "#topic#" (Weibo) or "#topic"
+# The numbers of a thread's posts or a list's lines ("1/ ...; 2/ ...").
+_NUMBERING = re.compile(r"(?:^|(?<=[;,]\s))\d+\s*[/.)](?=\s)")
 # (The words around a remark are bounded: an unbounded run would make a long unbroken answer quadratic.)
-_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多))[^,.:;、。!?！？\s]{0,16}"
+_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|记住就好|记牢|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多))[^,.:;、。!?！？\s]{0,16}"
                              r"|\b(?:key ?words?|buzzwords?)\s*(?:are|:)?|\bthat'?s (?:it|all)\b")
 
 
 def _without_decoration(answer: str) -> str:
     """The answer without emoji, hashtags and remarks that it lists keywords (to tell a keyword list)."""
-    bare = _KEYWORD_REMARK.sub(" ", _HASHTAG.sub(" ", _EMOJI.sub(" ", answer)))
+    bare = _NUMBERING.sub(" ", _KEYWORD_REMARK.sub(" ", _HASHTAG.sub(" ", _EMOJI.sub(" ", answer))))
     return re.sub(r"\s+", " ", bare).strip(" .。…")
 
 
@@ -663,9 +691,14 @@ def judge(question: Question, raw: str) -> Judgement:
         cancelled = sum(sorted((c.points for c in concepts), reverse=True)[:wrongs]) / total
         result.fraction = min(max(result.fraction - cancelled, 0.0), WRONG_CAP)
         # A right idea stated in a sentence of its own, beside a misconception stated in another, is
-        # still worth something (the label "partial"); one said inside the wrong claim is not.
+        # still worth something (the label "partial"); one said inside the wrong claim is not, nor one
+        # drawn from it ("RMSNorm 减去均值但不除以标准差; 所以更省算力").
         apart = [c for c in result.found
-                 if any(_sentence_start(answer, m.start, limit=400) not in wrong_sentences for m in evidence[c.id])]
+                 if any((start := _sentence_start(answer, m.start, limit=400)) not in wrong_sentences
+                        and not (start and _DRAWN.match(answer, start)
+                                 and _sentence_start(answer, len(answer[:start].rstrip(" .;!?。！？；")), limit=400)
+                                 in wrong_sentences)
+                        for m in evidence[c.id])]
         if result.fraction == 0 and apart:
             result.fraction = min(sum(c.points for c in apart) / total / 2, WRONG_CAP)
     if result.mistake:
@@ -678,6 +711,10 @@ def judge(question: Question, raw: str) -> Judgement:
         result.doubt("text_doubt_unrecognised", 0.6)
         _benefit_of_doubt(result, concepts, _count(unread & vocabulary(question.domain)))
     return result
+
+
+# A sentence that opens by drawing a conclusion ("so ...", "所以……"), after the numbering of its line.
+_DRAWN = re.compile(r"\s*(?:\d+\s*[/.)]\s*)?(?:(?:so|thus|hence|therefore|which means)\b|所以|因此|因而|于是|故)")
 
 
 #: Words on the bank's subject that no phrasing accounted for (CJK characters count one each, halved)
