@@ -404,8 +404,10 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_ac, the 29th, was read once with the grader frozen after heldout_ab's study (e6a8a30): 94.6% and 4
 #: wrong answers at half; then studied (98.6%, none at half).
 #: heldout_ad, the 30th, was read once with the grader frozen after heldout_ac's study (be1474e): 87.8% and 7
-#: wrong answers at half (Shanghainese and numbered Weibo threads the grader had never met), the latest blind
-#: figure (docs/qa_text.md); then studied (96.0%, none at half): what is left is a plumber's analogies.
+#: wrong answers at half (Shanghainese and numbered Weibo threads the grader had never met); then studied
+#: (96.0%, none at half): what is left is a plumber's analogies.
+#: heldout_ae, the 31st, was read once with the grader frozen after heldout_ad's study (1de10cd): 92.0% and 3
+#: wrong answers at half, the latest blind figure (docs/qa_text.md); then studied (97.4%, none at half).
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -415,7 +417,7 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_w": 0.93, "heldout_x": 0.97,
              "heldout_y": 0.93, "heldout_z": 0.98, "heldout_aa": 0.98,
              "heldout_ab": 0.98, "heldout_ac": 0.98,
-             "heldout_ad": 0.95}
+             "heldout_ad": 0.95, "heldout_ae": 0.97}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -426,7 +428,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_w": 0, "heldout_x": 0,
                  "heldout_y": 0, "heldout_z": 1, "heldout_aa": 0,
                  "heldout_ab": 0, "heldout_ac": 0,
-                 "heldout_ad": 0}
+                 "heldout_ad": 0, "heldout_ae": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1019,3 +1021,8 @@ def test_a_numbered_thread_of_claims_is_graded_line_by_line() -> None:
 def test_a_right_idea_drawn_from_a_wrong_claim_earns_nothing() -> None:
     """"RMSNorm 减去均值但不除以标准差; 所以更省算力": "cheaper" follows from the reversed claim."""
     assert grade(BANK.get("rmsnorm_vs_layernorm"), "1/ RMSNorm 减去均值但不除以标准差\n2/ 所以更省算力").fraction == 0.0
+
+
+def test_a_slash_inside_a_term_does_not_split_a_list() -> None:
+    """"SwiGLU 8d/3 门控 三个矩阵 参数量 yyds" is one list of terms, not two items split at "8d/3"."""
+    assert grade(BANK.get("swiglu_hidden_size"), "SwiGLU 8d/3 门控 三个矩阵 参数量 yyds").fraction == 0.0

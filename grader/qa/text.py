@@ -471,8 +471,9 @@ def asserted(matches: list[Match], *, allow_frame: bool) -> list[Match]:
 
 # ------------------------------------------------------------------------------- keyword lists
 
-# Items set apart by commas, slashes, "and", or shouted one by one ("双向！掩码！BERT！").
-_ITEM_SPLIT = re.compile(r"\s*[,;/、|+&!]\s*|\s+and\s+")
+# Items set apart by commas, slashes (not one inside a term: "8d/3", "k/v"), "and", or shouted one by one
+# ("双向！掩码！BERT！").
+_ITEM_SPLIT = re.compile(r"\s*[,;、|+&!]\s*|\s*/\s*(?!\w)|(?<!\w)\s*/\s*|\s+/\s+|\s+and\s+")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _RELATION_EN = re.compile(
     r"\b(a|an|the|with|without|is|are|was|were|be|been|it|its|this|that|so|to|of|in|on|for|by|with|because|since|when|if|then|than|which|"
