@@ -407,7 +407,10 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: wrong answers at half (Shanghainese and numbered Weibo threads the grader had never met); then studied
 #: (96.0%, none at half): what is left is a plumber's analogies.
 #: heldout_ae, the 31st, was read once with the grader frozen after heldout_ad's study (1de10cd): 92.0% and 3
-#: wrong answers at half, the latest blind figure (docs/qa_text.md); then studied (97.4%, none at half).
+#: wrong answers at half; then studied (97.4%, none at half).
+#: heldout_af, the 32nd, was read once with the grader frozen after heldout_ae's study (950441e): 94.0% and no
+#: wrong answer at half, the latest blind figure (docs/qa_text.md); not studied yet, so its floor is that
+#: first reading.
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -417,7 +420,8 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_w": 0.93, "heldout_x": 0.97,
              "heldout_y": 0.93, "heldout_z": 0.98, "heldout_aa": 0.98,
              "heldout_ab": 0.98, "heldout_ac": 0.98,
-             "heldout_ad": 0.95, "heldout_ae": 0.97}
+             "heldout_ad": 0.95, "heldout_ae": 0.97,
+             "heldout_af": 0.94}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -428,7 +432,8 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_w": 0, "heldout_x": 0,
                  "heldout_y": 0, "heldout_z": 1, "heldout_aa": 0,
                  "heldout_ab": 0, "heldout_ac": 0,
-                 "heldout_ad": 0, "heldout_ae": 0}
+                 "heldout_ad": 0, "heldout_ae": 0,
+                 "heldout_af": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
