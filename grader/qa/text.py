@@ -188,18 +188,16 @@ _WU = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 )]
 
 
+#: Each dialect's rewrites, applied to an answer that carries one of its marks.
+_DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_WU_MARK, _WU), (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE)]
+
+
 def _mandarin(text: str) -> str:
-    """Written Cantonese, Wu and Sichuanese in Mandarin words (the rest of ``text`` as it was)."""
-    if _SOUTHWESTERN_MARK.search(text):
-        for pattern, mandarin in _SOUTHWESTERN:
-            text = pattern.sub(mandarin, text)
-    if _WU_MARK.search(text):
-        for pattern, mandarin in _WU:
-            text = pattern.sub(mandarin, text)
-    if not _CANTONESE_MARK.search(text):
-        return text
-    for pattern, mandarin in _CANTONESE_IN_CONTEXT + _CANTONESE:
-        text = pattern.sub(mandarin, text)
+    """Written Sichuanese, Wu and Cantonese in Mandarin words (the rest of ``text`` as it was)."""
+    for mark, rewrites in _DIALECTS:
+        if mark.search(text):
+            for pattern, mandarin in rewrites:
+                text = pattern.sub(mandarin, text)
     return text
 
 
@@ -594,7 +592,8 @@ _LONGEST_LIST = 240
 _EMOJI = re.compile(f"[{_EMOJI_CHARS}\u2713-\u2718\u2B00-\u2BFF\uFE0F\u200D]")
 _HASHTAG = re.compile(r"(?<!\S)#[^#\n;]{1,40}#|(?<!\S)#[^\s#]+")  # "#topic#" (Weibo) or "#topic"
 # The numbers of a thread's posts or a list's lines ("1/ ...; 2/ ...").
-_NUMBERING = re.compile(r"(?:^|(?<=[;,]\s))\d+\s*[/.)](?=\s)")
+_LINE_NUMBER = r"\d+\s*[/.)]"
+_NUMBERING = re.compile(rf"(?:^|(?<=[;,]\s)){_LINE_NUMBER}(?=\s)")
 # (The words around a remark are bounded: an unbounded run would make a long unbroken answer quadratic.)
 _KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|记住就好|记牢|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多))[^,.:;、。!?！？\s]{0,16}"
                              r"|\b(?:key ?words?|buzzwords?)\s*(?:are|:)?|\bthat'?s (?:it|all)\b")
@@ -696,10 +695,7 @@ def judge(question: Question, raw: str) -> Judgement:
         # drawn from it ("RMSNorm 减去均值但不除以标准差; 所以更省算力").
         apart = [c for c in result.found
                  if any((start := _sentence_start(answer, m.start, limit=400)) not in wrong_sentences
-                        and not (start and _DRAWN.match(answer, start)
-                                 and _sentence_start(answer, len(answer[:start].rstrip(" .;!?。！？；")), limit=400)
-                                 in wrong_sentences)
-                        for m in evidence[c.id])]
+                        and not _drawn_from(answer, start, wrong_sentences) for m in evidence[c.id])]
         if result.fraction == 0 and apart:
             result.fraction = min(sum(c.points for c in apart) / total / 2, WRONG_CAP)
     if result.mistake:
@@ -715,7 +711,14 @@ def judge(question: Question, raw: str) -> Judgement:
 
 
 # A sentence that opens by drawing a conclusion ("so ...", "所以……"), after the numbering of its line.
-_DRAWN = re.compile(r"\s*(?:\d+\s*[/.)]\s*)?(?:(?:so|thus|hence|therefore|which means)\b|所以|因此|因而|于是|故)")
+_DRAWN = re.compile(rf"\s*(?:{_LINE_NUMBER}\s*)?(?:(?:so|thus|hence|therefore|which means)\b|所以|因此|因而|于是|故)")
+
+
+def _drawn_from(answer: str, start: int, wrong_sentences: set[int]) -> bool:
+    """Whether the sentence at ``start`` draws its conclusion from a wrong sentence just before it."""
+    if not start or not _DRAWN.match(answer, start):
+        return False
+    return _sentence_start(answer, len(answer[:start].rstrip(" .;!?。！？；")), limit=400) in wrong_sentences
 
 
 #: Words on the bank's subject that no phrasing accounted for (CJK characters count one each, halved)
