@@ -409,8 +409,8 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_ae, the 31st, was read once with the grader frozen after heldout_ad's study (1de10cd): 92.0% and 3
 #: wrong answers at half; then studied (97.4%, none at half).
 #: heldout_af, the 32nd, was read once with the grader frozen after heldout_ae's study (950441e): 94.0% and no
-#: wrong answer at half, the latest blind figure (docs/qa_text.md); not studied yet, so its floor is that
-#: first reading.
+#: wrong answer at half, the latest blind figure (docs/qa_text.md); then studied (98.9%, none at half): what
+#: is left is a lifeguard's and a basketball coach's analogies.
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -421,7 +421,7 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_y": 0.93, "heldout_z": 0.98, "heldout_aa": 0.98,
              "heldout_ab": 0.98, "heldout_ac": 0.98,
              "heldout_ad": 0.95, "heldout_ae": 0.97,
-             "heldout_af": 0.94}
+             "heldout_af": 0.98}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -975,6 +975,12 @@ def test_sichuanese_words_read_as_mandarin() -> None:
 def test_a_list_is_still_a_list_after_that_s_it_or_with_of_inside_an_item(answer: str) -> None:
     question = BANK.get("linear_attention_trick" if "核函数" in answer else "flash_online_softmax")
     assert grade(question, answer).fraction == 0.0
+
+
+@pytest.mark.parametrize("answer", ["RMSNorm、LayerNorm、LLaMA、均方根、归一化、γ、β——面试高频词汇，收藏！",
+                                    "RMSNorm, LayerNorm, RMS, mean, bias, LLaMA: must-know, save this"])
+def test_a_list_is_still_a_list_under_a_save_this_remark(answer: str) -> None:
+    assert grade(BANK.get("rmsnorm_vs_layernorm"), answer).fraction == 0.0
 
 
 def test_the_written_passive_wei_suo_names_its_agent_not_its_subject() -> None:

@@ -587,7 +587,7 @@ class Judgement:
 _LONGEST_LIST = 240
 
 # What decorates a post but says nothing: emoji, hashtags ("#面试 #干货"), and a remark that the
-# words are the keywords ("记住这几个词就够了", "这题的关键词就这些", "就这些嘛", "keywords:", "that's it"). A list so decorated
+# words are the keywords ("记住这几个词就够了", "这题的关键词就这些", "就这些嘛", "面试高频词汇，收藏！", "keywords:", "that's it"). A list so decorated
 # is still a list: "多头🧠 子空间 concat W_o 并行 #记住就行".
 _EMOJI = re.compile(f"[{_EMOJI_CHARS}\u2713-\u2718\u2B00-\u2BFF\uFE0F\u200D]")
 _HASHTAG = re.compile(r"(?<!\S)#[^#\n;]{1,40}#|(?<!\S)#[^\s#]+")  # "#topic#" (Weibo) or "#topic"
@@ -595,8 +595,8 @@ _HASHTAG = re.compile(r"(?<!\S)#[^#\n;]{1,40}#|(?<!\S)#[^\s#]+")  # "#topic#" (W
 _LINE_NUMBER = r"\d+\s*[/.)]"
 _NUMBERING = re.compile(rf"(?:^|(?<=[;,]\s)){_LINE_NUMBER}(?=\s)")
 # (The words around a remark are bounded: an unbounded run would make a long unbroken answer quadratic.)
-_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|记住就好|记牢|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多))[^,.:;、。!?！？\s]{0,16}"
-                             r"|\b(?:key ?words?|buzzwords?)\s*(?:are|:)?|\bthat'?s (?:it|all)\b")
+_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|记住就好|记牢|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多)|高频词|高频考点|必背|必考|考点|收藏|码住|背熟)[^,.:;、。!?！？\s]{0,16}"
+                             r"|\b(?:key ?words?|buzzwords?)\s*(?:are|:)?|\bthat'?s (?:it|all)\b|\b(?:save this|bookmark(?: this)?|must[- ]knows?)\b")
 
 
 def _without_decoration(answer: str) -> str:
