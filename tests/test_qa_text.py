@@ -409,8 +409,10 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_ae, the 31st, was read once with the grader frozen after heldout_ad's study (1de10cd): 92.0% and 3
 #: wrong answers at half; then studied (97.4%, none at half).
 #: heldout_af, the 32nd, was read once with the grader frozen after heldout_ae's study (950441e): 94.0% and no
-#: wrong answer at half, the latest blind figure (docs/qa_text.md); then studied (98.9%, none at half): what
+#: wrong answer at half; then studied (98.9%, none at half): what
 #: is left is a lifeguard's and a basketball coach's analogies.
+#: heldout_ag, the 33rd, was read once with the grader frozen after heldout_af's study (0752e85): 94.0% and 1
+#: wrong answer at half, the latest blind figure (docs/qa_text.md); then studied (99.1%, none at half).
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -421,7 +423,7 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_y": 0.93, "heldout_z": 0.98, "heldout_aa": 0.98,
              "heldout_ab": 0.98, "heldout_ac": 0.98,
              "heldout_ad": 0.95, "heldout_ae": 0.97,
-             "heldout_af": 0.98}
+             "heldout_af": 0.98, "heldout_ag": 0.98}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -433,7 +435,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_y": 0, "heldout_z": 1, "heldout_aa": 0,
                  "heldout_ab": 0, "heldout_ac": 0,
                  "heldout_ad": 0, "heldout_ae": 0,
-                 "heldout_af": 0}
+                 "heldout_af": 0, "heldout_ag": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1037,3 +1039,30 @@ def test_a_right_idea_drawn_from_a_wrong_claim_earns_nothing() -> None:
 def test_a_slash_inside_a_term_does_not_split_a_list() -> None:
     """"SwiGLU 8d/3 门控 三个矩阵 参数量 yyds" is one list of terms, not two items split at "8d/3"."""
     assert grade(BANK.get("swiglu_hidden_size"), "SwiGLU 8d/3 门控 三个矩阵 参数量 yyds").fraction == 0.0
+
+
+def test_northern_and_spoken_colloquial_mandarin_read_as_mandarin() -> None:
+    """俺 / 自个儿 / 一块儿 in an answer with a northern mark; 光 before a verb and 除个 anywhere."""
+    assert canonical("俺觉着查询只在自个儿那一步用，所有位置一块儿训") == "我觉着查询只在自己那一步用,所有位置一起训"
+    assert canonical("光除个均方根，光算新来的") == "只除以均方根,只算新来的"
+    assert canonical("阳光算法，一块钱") == "阳光算法,一块钱"  # no mark, no rewrite; 阳光 stays
+
+
+def test_spanish_words_of_a_code_switched_english_answer_read_as_english() -> None:
+    assert canonical("each token se compara con todos los otros tokens") == "each token is compared with all the other tokens"
+    assert canonical("MQA pierde algo de calidad") == "mqa loses some quality"
+    # Without a word no English sentence has, nothing is rewritten ("la", "con" and "como" stay).
+    assert canonical("la la land, pros and con, como lake") == "la la land, pros and con, como lake"
+
+
+def test_a_consequence_drawn_from_the_question_s_own_words_is_still_an_echo() -> None:
+    """"shrink the KV cache so that the cache is smaller" says nothing the question did not."""
+    question = BANK.get("gqa_kv_sharing")
+    assert grade(question, "MQA and GQA shrink the KV cache so that the cache is smaller, and they give up something for it.").fraction == 0.0
+    assert grade(question, "Query heads share one K/V head, so the cache is smaller.").fraction > 0.0
+
+
+def test_save_as_in_spare_does_not_make_storing_words_the_question_s() -> None:
+    """The question asks what the window "saves": an answer's "缓存只存 W 个" is about the cache, not an echo."""
+    verdict = grade(BANK.get("sliding_window_reach"), "省了计算，O(nW)；缓存只存 W 个；层一摞，能看 L·W 远。")
+    assert verdict.fraction == 1.0, verdict.message("zh")

@@ -188,12 +188,44 @@ _WU = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 )]
 
 
-#: Each dialect's rewrites, applied to an answer that carries one of its marks.
-_DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_WU_MARK, _WU), (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE)]
+# Northern colloquial Mandarin (Henan, Shandong, the north-east): 俺 (我), 咋 (怎么), 自个儿 (自己), 一块儿
+# (一起), 贼 before an adjective (很).
+_NORTHERN_MARK = re.compile(r"俺|咋|自个儿?|一块儿|得劲|贼(?=[快好多大慢])")
+_NORTHERN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (r"俺们", "我们"), (r"俺", "我"), (r"咋(?!舌)", "怎么"), (r"自个儿?", "自己"), (r"一块儿", "一起"),
+    (r"贼(?=[快好多大慢])", "很"),
+)]
+
+# Spoken Mandarin anywhere: 光 before a verb is 只 ("光算新来的那个词"), 除个 is 除以 ("光除个均方根").
+_SPOKEN_MARK = re.compile(r"光|除个")
+_SPOKEN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (r"(?<![阳灯目眼日月时风激荧曝反偏])光(?=\s*(?:算|除|存|看|用|要|记|留|拿|读|做|加|减|靠|管))", "只"),
+    (r"(?<=除)个(?=\s*[\u3400-\u9fffa-z])", "以"),
+)]
+
+# Spanish words in an English answer ("each token se compara con todos los otros tokens", "loses some
+# calidad"): rewritten only in an answer with a word no English sentence has.
+_SPANISH_MARK = re.compile(r"\b(?:los|las|pero|porque|todos|todas|calidad|también|tambien|cada|otros|otras|entonces|memoria|"
+                           r"siempre|nunca|varianza|más|después|despues|cuando|mismo|misma)\b")
+_SPANISH = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
+    (r"se comparan? con", "is compared with"), (r"comparan? con", "compares with"), (r"todos los|todas las", "all the"),
+    (r"todos|todas", "all"), (r"cada", "each"), (r"otros|otras|otro|otra", "other"), (r"calidad", "quality"),
+    (r"memoria", "memory"), (r"varianza", "variance"), (r"como", "like"), (r"pero", "but"), (r"porque", "because"),
+    (r"más", "more"), (r"menos", "less"), (r"mism[oa]s?", "same"), (r"rápido|rapido", "fast"), (r"lento", "slow"),
+    (r"también|tambien", "also"), (r"entonces", "so"), (r"siempre", "always"), (r"nunca", "never"),
+    (r"con", "with"), (r"sin", "without"), (r"sólo|solo", "only"), (r"cuando", "when"), (r"antes", "before"),
+    (r"después|despues", "after"), (r"pierden?", "loses"), (r"algo de", "some"),
+    (r"casi", "almost"), (r"igual que", "the same as"), (r"los|las|el|la", "the"),
+)]
+
+#: Each dialect's (or tongue's) rewrites, applied to an answer that carries one of its marks.
+_DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_WU_MARK, _WU), (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE),
+             (_NORTHERN_MARK, _NORTHERN), (_SPOKEN_MARK, _SPOKEN), (_SPANISH_MARK, _SPANISH)]
 
 
 def _mandarin(text: str) -> str:
-    """Written Sichuanese, Wu and Cantonese in Mandarin words (the rest of ``text`` as it was)."""
+    """Written Sichuanese, Wu, Cantonese, northern and spoken colloquial in Mandarin words, and the Spanish words of
+    a code-switched English answer in English (the rest of ``text`` as it was)."""
     for mark, rewrites in _DIALECTS:
         if mark.search(text):
             for pattern, mandarin in rewrites:
@@ -413,7 +445,8 @@ def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[s
                 negated, framed = True, False
             said, clause = content(answer[start:end]), _claimed(answer[clause_start:clause_end])
             echo = not (said - asked) and not (clause - asked) or (
-                not (said - asked - renamed) and not (clause - asked - renamed) and not _consequence(answer, clause_start, clause_end))
+                not (said - asked - renamed) and not (clause - asked - renamed)
+                and not _consequence(answer, clause_start, clause_end, asked | renamed))
             matches.append(Match(start, end, negated, framed, echo))
     return matches
 
@@ -445,9 +478,11 @@ def _claimed(text: str) -> set[str]:
 _CONSEQUENCE = re.compile(r"\b(?:so|thus|hence|therefore|which means)\b|所以|因此|于是|从而|就")
 
 
-def _consequence(answer: str, clause_start: int, clause_end: int) -> bool:
+def _consequence(answer: str, clause_start: int, clause_end: int, known: set[str] | frozenset[str]) -> bool:
+    """Whether the clause draws its point ("so the cache is smaller") from something new said before it in
+    the sentence (not from the question's own words: "MQA and GQA shrink the cache, so it is smaller")."""
     sentence = _sentence_start(answer, clause_start, limit=400)
-    return bool(_CONSEQUENCE.search(answer, clause_start, clause_end)) and bool(answer[sentence:clause_start].strip(" ,"))
+    return bool(_CONSEQUENCE.search(answer, clause_start, clause_end)) and bool(content(answer[sentence:clause_start]) - known)
 
 
 _SENTENCE_END = re.compile(r"[.;!?](\s|$)|[。！？;]")
@@ -595,7 +630,7 @@ _HASHTAG = re.compile(r"(?<!\S)#[^#\n;]{1,40}#|(?<!\S)#[^\s#]+")  # "#topic#" (W
 _LINE_NUMBER = r"\d+\s*[/.)]"
 _NUMBERING = re.compile(rf"(?:^|(?<=[;,]\s)){_LINE_NUMBER}(?=\s)")
 # (The words around a remark are bounded: an unbounded run would make a long unbroken answer quadratic.)
-_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|记住就好|记牢|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多)|高频词|高频考点|必背|必考|考点|收藏|码住|背熟)[^,.:;、。!?！？\s]{0,16}"
+_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|记住就好|记牢|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多)|高频词|高频考点|必背|必考|考点|收藏|码住|背熟|冲冲冲|冲鸭|姐妹们冲|绝绝子|yyds)[^,.:;、。!?！？\s]{0,16}"
                              r"|\b(?:key ?words?|buzzwords?)\s*(?:are|:)?|\bthat'?s (?:it|all)\b|\b(?:save this|bookmark(?: this)?|must[- ]knows?)\b")
 
 
