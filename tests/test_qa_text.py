@@ -412,7 +412,10 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: wrong answer at half; then studied (98.9%, none at half): what
 #: is left is a lifeguard's and a basketball coach's analogies.
 #: heldout_ag, the 33rd, was read once with the grader frozen after heldout_af's study (0752e85): 94.0% and 1
-#: wrong answer at half, the latest blind figure (docs/qa_text.md); then studied (99.1%, none at half).
+#: wrong answer at half; then studied (99.1%, none at half).
+#: heldout_ah, the 34th, was read once with the grader frozen after heldout_ag's study (ec1300e): 88.9% and 3
+#: wrong answers at half (Hinglish and a storyteller's Chinese the grader had never met), the latest blind
+#: figure (docs/qa_text.md); then studied (99.1%, none at half).
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -423,7 +426,7 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_y": 0.93, "heldout_z": 0.98, "heldout_aa": 0.98,
              "heldout_ab": 0.98, "heldout_ac": 0.98,
              "heldout_ad": 0.95, "heldout_ae": 0.97,
-             "heldout_af": 0.98, "heldout_ag": 0.98}
+             "heldout_af": 0.98, "heldout_ag": 0.98, "heldout_ah": 0.98}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -435,7 +438,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_y": 0, "heldout_z": 1, "heldout_aa": 0,
                  "heldout_ab": 0, "heldout_ac": 0,
                  "heldout_ad": 0, "heldout_ae": 0,
-                 "heldout_af": 0, "heldout_ag": 0}
+                 "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1066,3 +1069,39 @@ def test_save_as_in_spare_does_not_make_storing_words_the_question_s() -> None:
     """The question asks what the window "saves": an answer's "缓存只存 W 个" is about the cache, not an echo."""
     verdict = grade(BANK.get("sliding_window_reach"), "省了计算，O(nW)；缓存只存 W 个；层一摞，能看 L·W 远。")
     assert verdict.fraction == 1.0, verdict.message("zh")
+
+
+def test_taiwan_terms_read_as_mainland_terms() -> None:
+    assert canonical("KV 快取縮小，一次 forward 就平行算出；推論時的品質") == "kv 缓存缩小,一次 forward 就并行算出;推理时的质量"
+    assert canonical("两条平行线") == "两条平行线"  # parallel lines stay parallel
+
+
+def test_hinglish_reads_as_english_word_order_and_negation_included() -> None:
+    assert canonical("Lekin yeh exact softmax attention nahi hai.") == "but this is not exact softmax attention."
+    assert canonical("har token ko har doosre token se compare karna padta hai") == "every token every other token with must compare"
+    assert canonical("Query sirf apne step pe kaam aata hai, uske baad uski koi zaroorat nahi.") == (
+        "query only is used at its own step, after that it is not needed.")
+    # Without a Hindi word, nothing is rewritten ("har", "se", "ko" stay).
+    assert canonical("har se ko") == "har se ko"
+
+
+def test_a_hinglish_answer_is_graded_on_its_claims() -> None:
+    question = BANK.get("kv_cache_why_not_queries")
+    full = ("Query sirf apne step pe kaam aata hai, uske baad uski koi zaroorat nahi. "
+            "Lekin K aur V ko har aane wala query padhta hai, isliye unhe cache karte hain.")
+    assert grade(question, full).fraction == 1.0
+    assert grade(BANK.get("linear_attention_trick"),
+                 "Softmax ki jagah φ(q)·φ(k) kernel lagate hain, pehle φ(K)^T V nikaalo jo d x d hai, toh cost n mein "
+                 "linear. Lekin yeh exact softmax attention nahi hai, alag aur thoda weaker attention hai.").fraction == 1.0
+
+
+def test_what_an_answer_leaves_for_later_is_not_claimed() -> None:
+    """"至于解码为何受限于带宽，且听下回分解": the storyteller names the point and does not make it."""
+    verdict = grade(BANK.get("decode_memory_bound"),
+                    "话说预填充时整段提示词一起算，矩阵乘矩阵，算术强度高，受限于算力。至于解码为何受限于带宽，且听下回分解。")
+    assert verdict.fraction == 0.5, verdict.message("zh")
+
+
+def test_a_storyteller_s_address_and_a_light_verb_add_nothing_to_an_echo() -> None:
+    assert grade(BANK.get("gqa_kv_sharing"), "话说 MQA 和 GQA 能减小 KV 缓存，列位看官，当然也要付出些代价。").fraction == 0.0
+    assert grade(BANK.get("kv_cache_purpose"), "Caching the K and V makes generation faster.").fraction == 0.0

@@ -218,14 +218,66 @@ _SPANISH = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in
     (r"casi", "almost"), (r"igual que", "the same as"), (r"los|las|el|la", "the"),
 )]
 
+# Taiwan's words for computing (after 繁體 has become 简体): 快取 (缓存), 记忆体 (内存), 资料 (数据), 平行计算
+# (并行计算), 频宽 (带宽)...
+_TAIWAN_MARK = re.compile(r"快取|记忆体|资料|程式|频宽|效能|演算法|位元|溢位|讯息|平行|推论|品质")
+_TAIWAN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (r"快取", "缓存"), (r"记忆体", "内存"), (r"资料", "数据"), (r"程式", "程序"), (r"频宽", "带宽"), (r"效能", "性能"),
+    (r"演算法", "算法"), (r"位元", "比特"), (r"溢位", "溢出"), (r"讯息", "信息"), (r"平行(?=[计运处训算化地])", "并行"),
+    (r"推论(?=时|阶段|的时候|期间)", "推理"), (r"品质", "质量"),
+)]
+
+# Hinglish (Hindi in Latin letters inside English): its particles and verbs in English words and order
+# ("har token ko har doosre token se compare karna padta hai" reads "every token every other token with
+# must compare"), enough for the English phrasings to find the claims.
+_HINGLISH_MARK = re.compile(r"\b(?:yaar|hai|hain|nahi|nahin|kyunki|kyonki|isliye|sirf|karta|karte|karti|hota|hote|padta|"
+                            r"dekho|matlab|jaata|jaate|chahiye|wala|wale|wali)\b")
+_HINGLISH = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
+    (r"(\S+) ki jagah", r"instead of \1"), (r"ke liye", "for"), (r"ki wajah se", "because of"), (r"ke saath", "with"),
+    (r"ke baad|baad mein", "after"), (r"ke hisaab se", "according to"), (r"ek saath", "at once"), (r"ek hi", "a single"),
+    (r"sab kuch", "everything"), (r"phir se|dobara|wapas", "again"), (r"phir bhi", "still"), (r"dono taraf", "both sides"),
+    (r"lekin|magar", "but"), (r"uske baad|iske baad", "after that"),
+    (r"(?:uski|iski|unki|inki|uska|iska|unka|inka) (?:koi )?zaroorat nahin?(?: hai)?", "it is not needed"),
+    (r"pata(?: hi)? nahin? chalta", "cannot tell"), (r"(\S+) (?:ki|ka|ke) (.{0,20}?)(?:koi )?zaroorat nahin?(?: hai)?", r"\1 is not needed \2"),
+    (r"koi (\w+(?: \w+)?) nahin?(?: hai| hain| hota| hote)?", r"no \1"),
+    (r"kabhi (\w+)(?: hi)? nahin?(?: (?:hota|hoti|hote|karta|karti|karte|banta|banti|bante)(?: hai| hain)?)?", r"never \1"),
+    # A clause that ends in the negative copula ("yeh exact softmax attention nahi hai") is negated from its
+    # start (or from "ki", "that"), where English puts the "not".
+    (r"(?:(?<=^)|(?<=[,.;:!?] )|(?<=\n)|(?<= ki )|(?<=but ))(?:(yeh|ye|woh|wo) )?(?!but )((?:(?! ki )[^,.;:!?\n]){1,60}?) nahin? (?:hai|hain|hota|hoti|hote)(?=[,.;:!?\n]|$)",
+     lambda m: f"{'this is' if m.group(1) else ''} not {m.group(2)}".strip()),
+    (r"(\w+) (?:sakta|sakti|sakte)(?: hai| hain)?", r"can \1"), (r"ek baar", "once"), (r"ho (?:gaya|gayi|gaye)", "done"),
+    (r"(apn[aei] )?(\w+) pe kaam aata(?: hai)?", lambda m: f"is used at {'its own' if m.group(1) else 'the'} {m.group(2)}"),
+    (r"kaam (?:karta|karti|karte)(?: hai| hain)?", "works"), (r"kaam aata(?: hai)?", "is used"),
+    (r"(\w+) bana (?:deta|deti|dete)(?: hai| hain)?", r"makes \1"), (r"apne se pehle(?: wale| ke)?", "earlier"),
+    (r"se pehle(?: wale| ke)?", "before"), (r"aane wal[aei]", "future"), (r"apn[aei]", "its own"),
+    (r"(step|position|gpu|time|init|length|level|token|layer)(s?) pe", r"\1\2 at"),
+    (r"(\w+) nahin? (?:karta|karti|karte|hota|hoti|hote)(?: hai| hain)?", r"does not \1"),
+    (r"(\w+) (?:karna|karni|karne) (?:padta|padti|padte)(?: hai| hain)?", r"must \1"),
+    (r"(\w+) (?:karta|karti|karte)(?: hai| hain)?", r"\1s"),
+    (r"(\w+) (?:karo|kar do|kar dete hain|kar deta hai|kar lete hain|kar leta hai)", r"\1"),
+    (r"(\w+) ho (?:jaata|jaati|jaate)(?: hai| hain)?", r"gets \1"),
+    (r"chahiye(?: hota hai| hai)?", "is needed"), (r"hota hai|hote hain|hoti hai|hai|hain", "is"), (r"nahin?", "not"),
+    (r"(\w+) (?:ka|ki|ke)(?= \w)", r"\1's"), (r"ko", ""), (r"se", "with"), (r"har", "every"),
+    (r"doosr[eai]|dusr[eai]|baaki|baki", "other"), (r"saare|saari|sabhi|sab", "all"), (r"sirf|bas", "only"),
+    (r"nay[eai]", "new"), (r"puran[eai]", "old"), (r"kyunki|kyonki", "because"), (r"isliye|toh", "so"), (r"aur", "and"),
+    (r"mein", "in"), (r"bina", "without"), (r"bhi", "also"), (r"kam", "less"), (r"zyada|jyada", "more"),
+    (r"bahut", "very"), (r"bad[eai]", "large"), (r"chhot[eai]", "small"), (r"alag", "different"), (r"pehle", "first"),
+    (r"jaisa|jaise|waise", "like"), (r"kuch", "some"), (r"ek", "one"), (r"yeh|ye", "this"), (r"woh|wo", "that"),
+    (r"dekht[aie]|dekh", "sees"), (r"padht[aie]|padhega|padhna|padhne", "reads"), (r"likht[aie]", "writes"),
+    (r"rakho|rakhna|rakht[aie]", "keep"), (r"nikaal(?:o|na|ne)?", "compute"), (r"zaroorat", "need"),
+    (r"reht[aie]", "stays"), (r"bachat[aie]", "saves"), (r"poor[aie]", "whole"), (r"ya", "or"), (r"agl[aei]", "next"),
+)]
+
 #: Each dialect's (or tongue's) rewrites, applied to an answer that carries one of its marks.
 _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_WU_MARK, _WU), (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE),
-             (_NORTHERN_MARK, _NORTHERN), (_SPOKEN_MARK, _SPOKEN), (_SPANISH_MARK, _SPANISH)]
+             (_NORTHERN_MARK, _NORTHERN), (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN),
+             (_SPANISH_MARK, _SPANISH), (_HINGLISH_MARK, _HINGLISH)]
 
 
 def _mandarin(text: str) -> str:
-    """Written Sichuanese, Wu, Cantonese, northern and spoken colloquial in Mandarin words, and the Spanish words of
-    a code-switched English answer in English (the rest of ``text`` as it was)."""
+    """Written Sichuanese, Wu, Cantonese, northern and spoken colloquial, and Taiwan's terms in Mandarin
+    words; the Spanish and Hindi words of a code-switched English answer in English (the rest of ``text`` as
+    it was)."""
     for mark, rewrites in _DIALECTS:
         if mark.search(text):
             for pattern, mandarin in rewrites:
@@ -398,10 +450,12 @@ _IGNORED = re.compile(
     r"[^，,。；;:：]{0,12}?(?:我|i\s+)?(?:还|也|都)?(?:没(?:有)?(?:看|搞|弄|想)?(?:懂|明白|清楚)|不(?:太)?(?:懂|明白)|搞不懂|忘了|记不(?:清|得|住)|不记得)"
     r"|\s*(?:[\w'-]+\s+){0,4}?(?:i\s+)?(?:don't|do not|can't|cannot|didn't|did not)\s+(?:remember|recall|understand|get)\b"
     r"|\s*(?:[\w'-]+\s+){0,4}?i\s+(?:forgot|forget|never understood)\b"
+    # ... or leaves it for later, as a storyteller does ("至于解码为何受限于带宽，且听下回分解").
+    r"|\s*(?:欲知(?:详情|后事)[^，,。；;]{0,6}[，,]?\s*)?(?:且听)?下回分解|\s*(?:暂且|此处)?按下不表|\s*(?:that'?s|that is)\s+(?:a story\s+)?for another (?:day|time)\b"
 )
 
 # ... also fronted as a question of its own ("how the sum gets rescaled, I don't remember").
-_ASKED_HOW = re.compile(r"\s*(?:but\s+|and\s+)?(?:exactly\s+)?(?:how|why)\b|\s*(?:但|不过)?(?:具体)?(?:怎么|如何|为什么|为啥)")
+_ASKED_HOW = re.compile(r"\s*(?:but\s+|and\s+)?(?:exactly\s+)?(?:how|why)\b|\s*(?:但|不过|至于)?(?:具体)?[^，,。；;]{0,12}?(?:怎么|如何|为什么|为啥|为何)")
 
 
 @dataclass(frozen=True)
@@ -457,7 +511,7 @@ def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[s
 _ADVERB = re.compile(r"[a-z]{3,}ly")
 # The verbs of a purpose ("来减小……", "用于加速……"): what a means is used for.
 _PURPOSE_ZH = r"(?:减小|缩小|降低|减少|节省|压缩|加快|加速|提高|避免|防止|实现)"
-_ADVERB_ZH = re.compile(r"其实|当然|就是|基本上|本质上|实际上|确实|显然|非常|一些|一点儿?|"
+_ADVERB_ZH = re.compile(r"其实|当然|就是|基本上|本质上|实际上|确实|显然|非常|一些|一点儿?|话说|列位看官|看官|诸位|"
                         r"(?:巧妙|大大|显著|有效|明显|简单|自然而然|聪明)地?|"
                         r"通过|借助|利用|采用|的?(?:一种)?(?:方式|方法|办法|做法|手段|机制|技术)来?|"
                         # "通过改变注意力的方式": changing "the way" of something names no change.
@@ -466,7 +520,9 @@ _ADVERB_ZH = re.compile(r"其实|当然|就是|基本上|本质上|实际上|确
                         r"(?:用来|用于|来)(?=\s*" + _PURPOSE_ZH + ")|"
                         r"用(?=[^，,。；;]{1,20}?来\s*" + _PURPOSE_ZH + ")")
 # "by means of the multi-query approach": naming the question's method as a way or a means is no claim either.
-_MEANS_EN = re.compile(r"\b(?:by means of|by way of|by using|through|via|approach(?:es)?|methods?|techniques?|mechanisms?|ways?|means)\b")
+# ... and a light verb ("caching the K and V makes generation faster" says what the question says).
+_MEANS_EN = re.compile(r"\b(?:by means of|by way of|by using|through|via|approach(?:es)?|methods?|techniques?|mechanisms?|ways?|means|"
+                       r"makes?|made|making)\b")
 
 
 def _claimed(text: str) -> set[str]:
@@ -630,7 +686,7 @@ _HASHTAG = re.compile(r"(?<!\S)#[^#\n;]{1,40}#|(?<!\S)#[^\s#]+")  # "#topic#" (W
 _LINE_NUMBER = r"\d+\s*[/.)]"
 _NUMBERING = re.compile(rf"(?:^|(?<=[;,]\s)){_LINE_NUMBER}(?=\s)")
 # (The words around a remark are bounded: an unbounded run would make a long unbroken answer quadratic.)
-_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|记住就好|记牢|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多)|高频词|高频考点|必背|必考|考点|收藏|码住|背熟|冲冲冲|冲鸭|姐妹们冲|绝绝子|yyds)[^,.:;、。!?！？\s]{0,16}"
+_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|记住就好|记牢|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多)|高频词|高频考点|必背|必考|考点|收藏|码住|背熟|冲冲冲|冲鸭|姐妹们冲|绝绝子|yyds|列位看官|看官|话说|且听下回分解|欲知后事如何|各有千秋)[^,.:;、。!?！？\s]{0,16}"
                              r"|\b(?:key ?words?|buzzwords?)\s*(?:are|:)?|\bthat'?s (?:it|all)\b|\b(?:save this|bookmark(?: this)?|must[- ]knows?)\b")
 
 
