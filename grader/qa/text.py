@@ -188,12 +188,14 @@ _WU = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 )]
 
 
-# Northern colloquial Mandarin (Henan, Shandong, the north-east): 俺 (我), 咋 (怎么), 自个儿 (自己), 一块儿
-# (一起), 贼 before an adjective (很).
-_NORTHERN_MARK = re.compile(r"俺|咋|自个儿?|一块儿|得劲|贼(?=[快好多大慢])")
+# Northern colloquial Mandarin (Henan, Shandong, Beijing, the north-east): 俺 (我), 咋 (怎么), 自个儿 (自己),
+# 一块儿 (一起), 贼 before an adjective (很), 甭 (不用), 差不离 (差不多).
+_NORTHERN_MARK = re.compile(r"俺|咋|自个儿?|一块儿|得劲|贼(?=[快好多大慢])|甭|倍儿|差不离")
 _NORTHERN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"俺们", "我们"), (r"俺", "我"), (r"咋(?!舌)", "怎么"), (r"自个儿?", "自己"), (r"一块儿", "一起"),
-    (r"贼(?=[快好多大慢])", "很"),
+    (r"贼(?=[快好多大慢])", "很"), (r"甭", "不用"), (r"倍儿", "很"), (r"差不离儿?", "差不多"),
+    # The -儿 of Beijing speech ("快点儿", "完事儿", "这会儿") adds no meaning.
+    (r"(?<=[点块会事样这那哪边头些])儿", ""),
 )]
 
 # Spoken Mandarin anywhere: 光 before a verb is 只 ("光算新来的那个词"), 除个 is 除以 ("光除个均方根").
@@ -573,7 +575,7 @@ _RELATION_EN = re.compile(
     r"|[→=<>≈∝~]|n't"
 )
 _RELATION_ZH = re.compile(
-    r"会|使|让|导致|因为|所以|变|太|过|越|很|更|不|没|能|把|被|随|则|就|是|为|需|要|只|仅|得|造成|引起|防止|避免|算|比|存|看|用|有|按|从|降到|升到|增到|减到|防"
+    r"会|使|让|导致|因为|所以|变|太|过|越|很|更|不|没|能|把|被|随|则|就|是|为|需|要|只|仅|得|造成|引起|防止|避免|算|比|存|看|用|有|按|从|降到|升到|增到|减到|防|减少|减小|降低|增加|增大|提高|节省|保持"
 )
 # Nouns that hold a relating character (显存 holds 存; 不变性, an abstract noun in -性, holds 不) and
 # 不同 ("different", not a negation), 平移不变 (shift-invariant, a property): topic words, not relations.
@@ -686,7 +688,7 @@ _HASHTAG = re.compile(r"(?<!\S)#[^#\n;]{1,40}#|(?<!\S)#[^\s#]+")  # "#topic#" (W
 _LINE_NUMBER = r"\d+\s*[/.)]"
 _NUMBERING = re.compile(rf"(?:^|(?<=[;,]\s)){_LINE_NUMBER}(?=\s)")
 # (The words around a remark are bounded: an unbounded run would make a long unbroken answer quadratic.)
-_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|记住就好|记牢|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多)|高频词|高频考点|必背|必考|考点|收藏|码住|背熟|冲冲冲|冲鸭|姐妹们冲|绝绝子|yyds|列位看官|看官|话说|且听下回分解|欲知后事如何|各有千秋)[^,.:;、。!?！？\s]{0,16}"
+_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|记住就好|记牢|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多)|高频词|高频考点|必背|必考|考点|收藏|码住|背熟|冲冲冲|冲鸭|姐妹们冲|绝绝子|yyds|列位看官|看官|话说|且听下回分解|欲知后事如何|各有千秋|核心要点|要点|重点|关键点|知识点|就这几样儿?|就这几个|第[一二三四五六七八九十\d]+讲)[^,.:;、。!?！？\s]{0,16}"
                              r"|\b(?:key ?words?|buzzwords?)\s*(?:are|:)?|\bthat'?s (?:it|all)\b|\b(?:save this|bookmark(?: this)?|must[- ]knows?)\b")
 
 
@@ -741,10 +743,11 @@ def judge(question: Question, raw: str) -> Judgement:
             # The opposite said of the other subject, named in its clause ("standard attention stores the
             # n × n matrix"), is true.
             against = [m for m in against if not ((named := _named_in_clause(m, answer, mentions)) and concept.about not in named)]
-            # Said of the other subject ("prefill is memory-bound"), the idea is stated the wrong way round.
+            # Said of the other subject ("prefill is memory-bound"), the idea is stated the wrong way round;
+            # unless it is also said of no subject in particular ("训练目标是 MLM"), or of the right one.
             subjects = [_subjects_of(m, answer, mentions) for m in said]
             misattributed = [m for m, named in zip(said, subjects) if named and concept.about not in named]
-            if misattributed and not any(concept.about in named for named in subjects):
+            if misattributed and not any(not named or concept.about in named for named in subjects):
                 against += misattributed
             said = [m for m in said if m not in misattributed]
         covered += [(m.start, m.end) for m in said + against]
