@@ -417,7 +417,10 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: wrong answers at half (Hinglish and a storyteller's Chinese the grader had never met); then studied
 #: (99.1%, none at half).
 #: heldout_ai, the 35th, was read once with the grader frozen after heldout_ah's study (fd921b2): 95.5% but 3
-#: wrong answers at half, the latest blind figure (docs/qa_text.md); then studied (99.1%, none at half).
+#: wrong answers at half; then studied (99.1%, none at half).
+#: heldout_aj, the 36th, was read once with the grader frozen after heldout_ai's study (c48f32d): 95.5% but 3
+#: wrong answers at half, the latest blind figure (docs/qa_text.md); then studied (97.2%, none at half): what
+#: is left is a bus driver's analogies.
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -428,7 +431,8 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_y": 0.93, "heldout_z": 0.98, "heldout_aa": 0.98,
              "heldout_ab": 0.98, "heldout_ac": 0.98,
              "heldout_ad": 0.95, "heldout_ae": 0.97,
-             "heldout_af": 0.98, "heldout_ag": 0.98, "heldout_ah": 0.98, "heldout_ai": 0.98}
+             "heldout_af": 0.98, "heldout_ag": 0.98, "heldout_ah": 0.98, "heldout_ai": 0.98,
+             "heldout_aj": 0.97}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -440,7 +444,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_y": 0, "heldout_z": 1, "heldout_aa": 0,
                  "heldout_ab": 0, "heldout_ac": 0,
                  "heldout_ad": 0, "heldout_ae": 0,
-                 "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0}
+                 "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1125,3 +1129,9 @@ def test_an_idea_said_of_no_subject_in_particular_is_not_turned_against_the_othe
                     "BERT = encoder-only，双向注意力，只有 padding mask；训练目标是 MLM，随机遮 15% 再预测回来。"
                     "GPT = decoder-only，下三角 mask，目标是预测下一个 token。记住：BERT 看两边，GPT 只看左边，一个填空一个续写。")
     assert verdict.fraction == 1.0, verdict.message("zh")
+
+
+@pytest.mark.parametrize("answer", ["各位同学请注意：本题关键词——带宽、算术强度、GEMV、GEMM、HBM、预填充。特此通知。",
+                                    "同学们请注意，本节要点：带宽、算术强度、GEMV、预填充。"])
+def test_a_list_is_still_a_list_inside_a_notice(answer: str) -> None:
+    assert grade(BANK.get("decode_memory_bound"), answer).fraction == 0.0

@@ -688,14 +688,15 @@ _HASHTAG = re.compile(r"(?<!\S)#[^#\n;]{1,40}#|(?<!\S)#[^\s#]+")  # "#topic#" (W
 _LINE_NUMBER = r"\d+\s*[/.)]"
 _NUMBERING = re.compile(rf"(?:^|(?<=[;,]\s)){_LINE_NUMBER}(?=\s)")
 # (The words around a remark are bounded: an unbounded run would make a long unbroken answer quadratic.)
-_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|记住就好|记牢|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多)|高频词|高频考点|必背|必考|考点|收藏|码住|背熟|冲冲冲|冲鸭|姐妹们冲|绝绝子|yyds|列位看官|看官|话说|且听下回分解|欲知后事如何|各有千秋|核心要点|要点|重点|关键点|知识点|就这几样儿?|就这几个|第[一二三四五六七八九十\d]+讲)[^,.:;、。!?！？\s]{0,16}"
+_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|记住就好|记牢|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多)|高频词|高频考点|必背|必考|考点|收藏|码住|背熟|冲冲冲|冲鸭|姐妹们冲|绝绝子|yyds|列位看官|看官|话说|且听下回分解|欲知后事如何|各有千秋|核心要点|要点|重点|关键点|知识点|就这几样儿?|就这几个|第[一二三四五六七八九十\d]+讲|各位同学|同学们|请注意|特此通知|本题|本节|大家好|点赞)[^,.:;、。!?！？\s]{0,16}"
                              r"|\b(?:key ?words?|buzzwords?)\s*(?:are|:)?|\bthat'?s (?:it|all)\b|\b(?:save this|bookmark(?: this)?|must[- ]knows?)\b")
 
 
 def _without_decoration(answer: str) -> str:
     """The answer without emoji, hashtags and remarks that it lists keywords (to tell a keyword list)."""
     bare = _NUMBERING.sub(" ", _KEYWORD_REMARK.sub(" ", _HASHTAG.sub(" ", _EMOJI.sub(" ", answer))))
-    return re.sub(r"\s+", " ", bare).strip(" .。…")
+    # What a removed remark leaves at either end ("同学们请注意，本节要点：最大值、…") is punctuation.
+    return re.sub(r"\s+", " ", bare).strip(" .。…,，:：;；、—-")
 
 
 @lru_cache(maxsize=256)
