@@ -419,8 +419,9 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_ai, the 35th, was read once with the grader frozen after heldout_ah's study (fd921b2): 95.5% but 3
 #: wrong answers at half; then studied (99.1%, none at half).
 #: heldout_aj, the 36th, was read once with the grader frozen after heldout_ai's study (c48f32d): 95.5% but 3
-#: wrong answers at half, the latest blind figure (docs/qa_text.md); then studied (97.2%, none at half): what
-#: is left is a bus driver's analogies.
+#: wrong answers at half; then studied (97.2%, none at half): what is left is a bus driver's analogies.
+#: heldout_ak, the 37th, was read once with the grader frozen after heldout_aj's study (43c2d26): 93.2% and 3
+#: wrong answers at half, the latest blind figure (docs/qa_text.md); then studied (96.3%, none at half).
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -432,7 +433,7 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_ab": 0.98, "heldout_ac": 0.98,
              "heldout_ad": 0.95, "heldout_ae": 0.97,
              "heldout_af": 0.98, "heldout_ag": 0.98, "heldout_ah": 0.98, "heldout_ai": 0.98,
-             "heldout_aj": 0.97}
+             "heldout_aj": 0.97, "heldout_ak": 0.96}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -444,7 +445,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_y": 0, "heldout_z": 1, "heldout_aa": 0,
                  "heldout_ab": 0, "heldout_ac": 0,
                  "heldout_ad": 0, "heldout_ae": 0,
-                 "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0}
+                 "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0, "heldout_ak": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1135,3 +1136,19 @@ def test_an_idea_said_of_no_subject_in_particular_is_not_turned_against_the_othe
                                     "同学们请注意，本节要点：带宽、算术强度、GEMV、预填充。"])
 def test_a_list_is_still_a_list_inside_a_notice(answer: str) -> None:
     assert grade(BANK.get("decode_memory_bound"), answer).fraction == 0.0
+
+
+@pytest.mark.parametrize("answer", ["亲～滑动窗口、W、KV 缓存、感受野、层数、线性，这些就是关键哦～",
+                                    "滑动窗口：W、KV 缓存、感受野、层数、线性。"])
+def test_a_list_is_still_a_list_with_tone_tildes_or_under_the_question_s_own_heading(answer: str) -> None:
+    assert grade(BANK.get("sliding_window_reach"), answer).fraction == 0.0
+
+
+def test_a_heading_that_says_something_is_a_claim() -> None:
+    """"ALiBi 就是：分数 − 斜率 × 距离" defines ALiBi; it is not a heading over a list."""
+    assert grade(BANK.get("alibi_bias"), "ALiBi 就是：分数 − 斜率 × 距离。").fraction > 0.0
+
+
+def test_spoken_english_them_and_double_negative() -> None:
+    assert canonical("look at 'em again; there ain't no RNN; it ain't ordered") == (
+        "look at them again; there is no rnn; it isn't ordered")

@@ -47,6 +47,8 @@ _BEFORE_NFKC = str.maketrans({"²": "^2", "ᵀ": "^t", "√": "sqrt", "∞": "in
 _AFTER = str.maketrans(TRADITIONAL, SIMPLIFIED) | str.maketrans(
     {"\u2013": "-", "\u2014": "-", "\u2019": "'", "\u2018": "'", "，": ",", "；": ";", "：": ":"})
 _REWRITES = [
+    # Spoken English's 'em is them ("has to look at 'em again"); its double negative is one ("there ain't no RNN").
+    (re.compile(r"(?<![\w'])'em\b"), "them"), (re.compile(r"\bain'?t\s+no\b"), "is no"), (re.compile(r"\bain'?t\b"), "isn't"),
     # Python's None inside an index ("x[:, None]") adds an axis; it negates nothing.
     (re.compile(r"\[[^\[\]]*\bnone\b[^\[\]]*\]"), lambda m: re.sub(r"\bnone\b", "newaxis", m.group(0))),
     # A negation typed without its apostrophe ("you dont recompute them", "it doesnt subtract the mean").
@@ -688,13 +690,17 @@ _HASHTAG = re.compile(r"(?<!\S)#[^#\n;]{1,40}#|(?<!\S)#[^\s#]+")  # "#topic#" (W
 _LINE_NUMBER = r"\d+\s*[/.)]"
 _NUMBERING = re.compile(rf"(?:^|(?<=[;,]\s)){_LINE_NUMBER}(?=\s)")
 # (The words around a remark are bounded: an unbounded run would make a long unbroken answer quadratic.)
-_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|记住就好|记牢|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多)|高频词|高频考点|必背|必考|考点|收藏|码住|背熟|冲冲冲|冲鸭|姐妹们冲|绝绝子|yyds|列位看官|看官|话说|且听下回分解|欲知后事如何|各有千秋|核心要点|要点|重点|关键点|知识点|就这几样儿?|就这几个|第[一二三四五六七八九十\d]+讲|各位同学|同学们|请注意|特此通知|本题|本节|大家好|点赞)[^,.:;、。!?！？\s]{0,16}"
+_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|记住就好|记牢|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多)|高频词|高频考点|必背|必考|考点|收藏|码住|背熟|冲冲冲|冲鸭|姐妹们冲|绝绝子|yyds|列位看官|看官|话说|且听下回分解|欲知后事如何|各有千秋|核心要点|要点|重点|关键点|知识点|就这几样儿?|就这几个|第[一二三四五六七八九十\d]+讲|各位同学|同学们|请注意|特此通知|本题|本节|大家好|点赞|亲|就是关键|这些就是|哦|啦)[^,.:;、。!?！？\s]{0,16}"
                              r"|\b(?:key ?words?|buzzwords?)\s*(?:are|:)?|\bthat'?s (?:it|all)\b|\b(?:save this|bookmark(?: this)?|must[- ]knows?)\b")
+
+
+# A tilde after Chinese draws out a tone ("亲～", "哦～"); it is not "approximately".
+_TONE_TILDE = re.compile(r"(?<=[\u3400-\u9fff])[~～]+")
 
 
 def _without_decoration(answer: str) -> str:
     """The answer without emoji, hashtags and remarks that it lists keywords (to tell a keyword list)."""
-    bare = _NUMBERING.sub(" ", _KEYWORD_REMARK.sub(" ", _HASHTAG.sub(" ", _EMOJI.sub(" ", answer))))
+    bare = _NUMBERING.sub(" ", _KEYWORD_REMARK.sub(" ", _HASHTAG.sub(" ", _EMOJI.sub(" ", _TONE_TILDE.sub(" ", answer)))))
     # What a removed remark leaves at either end ("同学们请注意，本节要点：最大值、…") is punctuation.
     return re.sub(r"\s+", " ", bare).strip(" .。…,，:：;；、—-")
 
@@ -702,6 +708,9 @@ def _without_decoration(answer: str) -> str:
 @lru_cache(maxsize=256)
 def _asked(text: str) -> frozenset[str]:
     return frozenset(content(canonical(text)))
+
+
+_HEADING = re.compile(r"[^:,.;。]{1,24}:\s*")
 
 
 @lru_cache(maxsize=256)
@@ -720,7 +729,13 @@ def judge(question: Question, raw: str) -> Judgement:
     total = sum(c.points for c in concepts)
     if not (content(answer) - asked - renamed):
         return Judgement(0.0, missing=list(concepts), notes=[("text_repeats", {})])
-    if len(bare := _without_decoration(answer)) <= _LONGEST_LIST and is_keyword_list(bare, _known(
+    bare = _without_decoration(answer)
+    # A heading made of the question's own words ("因果掩码：上三角、−inf、自回归") introduces the list; one
+    # that says something of them ("ALiBi 就是：…", "the mask is: …") does not.
+    if ((heading := _HEADING.match(bare)) and not (content(heading.group(0)) - asked - renamed)
+            and not _RELATION_ZH.search(heading.group(0)) and not re.search(r"\b(?:is|are|means|does|do)\b", heading.group(0))):
+        bare = bare[heading.end():]
+    if len(bare) <= _LONGEST_LIST and is_keyword_list(bare, _known(
             " ".join([question.question.en, question.question.zh, *question.answer.values(),
                       *(c.label.en + " " + c.label.zh for c in concepts)]))):
         return Judgement(0.0, missing=list(concepts), notes=[("text_keywords", {})])
