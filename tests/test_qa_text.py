@@ -421,7 +421,10 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_aj, the 36th, was read once with the grader frozen after heldout_ai's study (c48f32d): 95.5% but 3
 #: wrong answers at half; then studied (97.2%, none at half): what is left is a bus driver's analogies.
 #: heldout_ak, the 37th, was read once with the grader frozen after heldout_aj's study (43c2d26): 93.2% and 3
-#: wrong answers at half, the latest blind figure (docs/qa_text.md); then studied (96.3%, none at half).
+#: wrong answers at half; then studied (96.3%, none at half).
+#: heldout_al, the 38th, was read once with the grader frozen after heldout_ak's study (8c034fd): 90.6% and 6
+#: wrong answers at half (four of them full points on trust), the latest blind figure (docs/qa_text.md); then
+#: studied (93.5%, none at half): what is left is a tour guide's and a grandmother's analogies.
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -433,7 +436,7 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_ab": 0.98, "heldout_ac": 0.98,
              "heldout_ad": 0.95, "heldout_ae": 0.97,
              "heldout_af": 0.98, "heldout_ag": 0.98, "heldout_ah": 0.98, "heldout_ai": 0.98,
-             "heldout_aj": 0.97, "heldout_ak": 0.96}
+             "heldout_aj": 0.97, "heldout_ak": 0.96, "heldout_al": 0.93}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -445,7 +448,8 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_y": 0, "heldout_z": 1, "heldout_aa": 0,
                  "heldout_ab": 0, "heldout_ac": 0,
                  "heldout_ad": 0, "heldout_ae": 0,
-                 "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0, "heldout_ak": 0}
+                 "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0, "heldout_ak": 0,
+                 "heldout_al": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1152,3 +1156,9 @@ def test_a_heading_that_says_something_is_a_claim() -> None:
 def test_spoken_english_them_and_double_negative() -> None:
     assert canonical("look at 'em again; there ain't no RNN; it ain't ordered") == (
         "look at them again; there is no rnn; it isn't ordered")
+
+
+def test_written_cantonese_and_with_only() -> None:
+    """同 between two terms is 和; 淨系 is 只是; 唔同 stays 不同."""
+    assert canonical("结果淨系同佢哋之间嘅角度差有关") == "结果只是和它们之间的角度差有关"
+    assert canonical("query 同 key 嘅相对位置，睇唔同位置，同一时间") == "query 和 key 的相对位置,看不同位置,同一时间"

@@ -156,7 +156,7 @@ def _linear_tables(text: str) -> str:
 
 # Written Cantonese (Hong Kong and Guangdong learners: "之前啲 token 嘅 K 同 V 唔会变") in Mandarin words, so
 # that one Chinese rubric reads both. Words first, then the characters they hold.
-_CANTONESE_MARK = re.compile(r"[唔嘅咗冇睇啲嗰喺佢攞嚟噉咁揾]")
+_CANTONESE_MARK = re.compile(r"[唔嘅咗冇睇啲嗰喺佢攞嚟噉咁揾谂]|净系")
 # Cantonese alone: rewritten wherever they appear.
 _CANTONESE = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"唔使|唔洗|唔需要", "不用"), (r"落嚟", "下来"), (r"嗰阵", "那时"), (r"缩细", "缩小"), (r"佢哋", "它们"),
@@ -168,7 +168,9 @@ _CANTONESE = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 _CANTONESE_IN_CONTEXT = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"点解", "为什么"), (r"而家", "现在"), (r"入面", "里面"), (r"成个", "整个"), (r"望返", "看回"),
     (r"(?<=[加放写塞])落(?=[^。；;]{0,20}度)", "到"), (r"仲(?=有|要|会|是|系|可以|未)", "还"),
+    (r"净系|净是", "只是"), (r"净(?=[要得有用看算])", "只"), (r"唔使", "不用"), (r"谂", "想"),
     (r"(?<![关体派联维星母直谱标考语院科河阳机])系(?![统数列谱])", "是"),
+    (r"(?<![相共不等如认赞陪协合唔])同(?![样时一步意学等])", "和"),
 )]
 
 
@@ -515,7 +517,7 @@ def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[s
 _ADVERB = re.compile(r"[a-z]{3,}ly")
 # The verbs of a purpose ("来减小……", "用于加速……"): what a means is used for.
 _PURPOSE_ZH = r"(?:减小|缩小|降低|减少|节省|压缩|加快|加速|提高|避免|防止|实现)"
-_ADVERB_ZH = re.compile(r"其实|当然|就是|基本上|本质上|实际上|确实|显然|非常|一些|一点儿?|话说|列位看官|看官|诸位|"
+_ADVERB_ZH = re.compile(r"其实|当然|就是|基本上|本质上|实际上|确实|显然|非常|一些|一点儿?|话说|列位看官|看官|诸位|(?<=[a-z\s])里面|"
                         r"(?:巧妙|大大|显著|有效|明显|简单|自然而然|聪明)地?|"
                         r"通过|借助|利用|采用|的?(?:一种)?(?:方式|方法|办法|做法|手段|机制|技术)来?|"
                         # "通过改变注意力的方式": changing "the way" of something names no change.
