@@ -423,8 +423,10 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_ak, the 37th, was read once with the grader frozen after heldout_aj's study (43c2d26): 93.2% and 3
 #: wrong answers at half; then studied (96.3%, none at half).
 #: heldout_al, the 38th, was read once with the grader frozen after heldout_ak's study (8c034fd): 90.6% and 6
-#: wrong answers at half (four of them full points on trust), the latest blind figure (docs/qa_text.md); then
-#: studied (93.5%, none at half): what is left is a tour guide's and a grandmother's analogies.
+#: wrong answers at half (four of them full points on trust); then studied (93.5%, none at half): what is left
+#: is a tour guide's and a grandmother's analogies.
+#: heldout_am, the 39th, was read once with the grader frozen after heldout_al's study (475a1b8): 93.8% and 3
+#: wrong answers at half, the latest blind figure (docs/qa_text.md); then studied (98.3%, none at half).
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -436,7 +438,8 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_ab": 0.98, "heldout_ac": 0.98,
              "heldout_ad": 0.95, "heldout_ae": 0.97,
              "heldout_af": 0.98, "heldout_ag": 0.98, "heldout_ah": 0.98, "heldout_ai": 0.98,
-             "heldout_aj": 0.97, "heldout_ak": 0.96, "heldout_al": 0.93}
+             "heldout_aj": 0.97, "heldout_ak": 0.96, "heldout_al": 0.93,
+             "heldout_am": 0.98}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -449,7 +452,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_ab": 0, "heldout_ac": 0,
                  "heldout_ad": 0, "heldout_ae": 0,
                  "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0, "heldout_ak": 0,
-                 "heldout_al": 0}
+                 "heldout_al": 0, "heldout_am": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1162,3 +1165,11 @@ def test_written_cantonese_and_with_only() -> None:
     """同 between two terms is 和; 淨系 is 只是; 唔同 stays 不同."""
     assert canonical("结果淨系同佢哋之间嘅角度差有关") == "结果只是和它们之间的角度差有关"
     assert canonical("query 同 key 嘅相对位置，睇唔同位置，同一时间") == "query 和 key 的相对位置,看不同位置,同一时间"
+
+
+def test_scots_and_tianjin_words_read_as_english_and_mandarin() -> None:
+    assert canonical("BERT has nae causal mask; attention on its ain disnae ken the order o the words") == (
+        "bert has no causal mask; attention on its own doesn't know the order of the words")
+    assert canonical("我琢磨着是介么回事儿嘛") == "我琢磨着是这么回事嘛"
+    assert canonical("the hale thing, nae bother") == "the whole thing, no bother"
+    assert canonical("a wee model, aye") == "a wee model, aye"  # without a Scots mark, nothing is rewritten

@@ -194,10 +194,11 @@ _WU = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 
 # Northern colloquial Mandarin (Henan, Shandong, Beijing, the north-east): 俺 (我), 咋 (怎么), 自个儿 (自己),
 # 一块儿 (一起), 贼 before an adjective (很), 甭 (不用), 差不离 (差不多).
-_NORTHERN_MARK = re.compile(r"俺|咋|自个儿?|一块儿|得劲|贼(?=[快好多大慢])|甭|倍儿|差不离")
+_NORTHERN_MARK = re.compile(r"俺|咋|自个儿?|一块儿|得劲|贼(?=[快好多大慢])|甭|倍儿|差不离|介[么样个]|嘛呢")
 _NORTHERN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"俺们", "我们"), (r"俺", "我"), (r"咋(?!舌)", "怎么"), (r"自个儿?", "自己"), (r"一块儿", "一起"),
     (r"贼(?=[快好多大慢])", "很"), (r"甭", "不用"), (r"倍儿", "很"), (r"差不离儿?", "差不多"),
+    (r"介(?=[么样个])", "这"), (r"大概齐", "大概"),
     # The -儿 of Beijing speech ("快点儿", "完事儿", "这会儿") adds no meaning.
     (r"(?<=[点块会事样这那哪边头些])儿", ""),
 )]
@@ -274,16 +275,24 @@ _HINGLISH = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english i
     (r"reht[aie]", "stays"), (r"bachat[aie]", "saves"), (r"poor[aie]", "whole"), (r"ya", "or"), (r"agl[aei]", "next"),
 )]
 
+# Scots in an English answer ("nae causal mask", "disnae ken the order o the words").
+_SCOTS_MARK = re.compile(r"\b(?:nae|disnae|dinnae|cannae|isnae|wouldnae|hale|tae|whit|afore|ken)\b")
+_SCOTS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
+    (r"disnae", "doesn't"), (r"dinnae", "don't"), (r"cannae", "can't"), (r"isnae", "isn't"), (r"wouldnae", "wouldn't"),
+    (r"nae", "no"), (r"hale", "whole"), (r"tae", "to"), (r"whit", "what"), (r"afore", "before"), (r"ken", "know"),
+    (r"oot", "out"), (r"wi", "with"), (r"ain", "own"), (r"o(?= the\b)", "of"), (r"ye", "you"), (r"wee", "small"),
+)]
+
 #: Each dialect's (or tongue's) rewrites, applied to an answer that carries one of its marks.
 _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_WU_MARK, _WU), (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE),
              (_NORTHERN_MARK, _NORTHERN), (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN),
-             (_SPANISH_MARK, _SPANISH), (_HINGLISH_MARK, _HINGLISH)]
+             (_SPANISH_MARK, _SPANISH), (_HINGLISH_MARK, _HINGLISH), (_SCOTS_MARK, _SCOTS)]
 
 
 def _mandarin(text: str) -> str:
     """Written Sichuanese, Wu, Cantonese, northern and spoken colloquial, and Taiwan's terms in Mandarin
-    words; the Spanish and Hindi words of a code-switched English answer in English (the rest of ``text`` as
-    it was)."""
+    words; the Spanish, Hindi and Scots words of an English answer in English (the rest of ``text`` as it
+    was)."""
     for mark, rewrites in _DIALECTS:
         if mark.search(text):
             for pattern, mandarin in rewrites:
@@ -692,7 +701,7 @@ _HASHTAG = re.compile(r"(?<!\S)#[^#\n;]{1,40}#|(?<!\S)#[^\s#]+")  # "#topic#" (W
 _LINE_NUMBER = r"\d+\s*[/.)]"
 _NUMBERING = re.compile(rf"(?:^|(?<=[;,]\s)){_LINE_NUMBER}(?=\s)")
 # (The words around a remark are bounded: an unbounded run would make a long unbroken answer quadratic.)
-_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|记住就好|记牢|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多)|高频词|高频考点|必背|必考|考点|收藏|码住|背熟|冲冲冲|冲鸭|姐妹们冲|绝绝子|yyds|列位看官|看官|话说|且听下回分解|欲知后事如何|各有千秋|核心要点|要点|重点|关键点|知识点|就这几样儿?|就这几个|第[一二三四五六七八九十\d]+讲|各位同学|同学们|请注意|特此通知|本题|本节|大家好|点赞|亲|就是关键|这些就是|哦|啦)[^,.:;、。!?！？\s]{0,16}"
+_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|记住就好|记牢|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多)|高频词|高频考点|必背|必考|考点|收藏|码住|背熟|冲冲冲|冲鸭|姐妹们冲|绝绝子|yyds|列位看官|看官|话说|且听下回分解|欲知后事如何|各有千秋|核心要点|要点|重点|关键点|知识点|就这几样儿?|就这几个|第[一二三四五六七八九十\d]+讲|各位同学|同学们|请注意|特此通知|本题|本节|大家好|点赞|亲|就是关键|这些就是|哦|啦|串不起来|连不起来|嘛都有)[^,.:;、。!?！？\s]{0,16}"
                              r"|\b(?:key ?words?|buzzwords?)\s*(?:are|:)?|\bthat'?s (?:it|all)\b|\b(?:save this|bookmark(?: this)?|must[- ]knows?)\b")
 
 
