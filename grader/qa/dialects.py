@@ -1,0 +1,155 @@
+"""Dialects and code-switched words in the standard words the rubrics are written in.
+
+Learners write Chinese as they speak it (Cantonese, Wu, Sichuanese, northern colloquial, Taiwan's terms) and
+English with words of their first language (Spanish, Hindi, Scots). Each table below rewrites one of these
+into Mandarin or English, and applies only to an answer that carries one of its marks, so that a word
+another reading shares is left alone where the dialect is absent. :func:`standard_words` is one step of
+:func:`grader.qa.text.canonical`.
+"""
+
+import re
+
+# Written Cantonese (Hong Kong and Guangdong learners: "之前啲 token 嘅 K 同 V 唔会变") in Mandarin words, so
+# that one Chinese rubric reads both. Words first, then the characters they hold.
+_CANTONESE_MARK = re.compile(r"[唔嘅咗冇睇啲嗰喺佢攞嚟噉咁揾谂]|净系")
+# Cantonese alone: rewritten wherever they appear.
+_CANTONESE = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (r"唔使|唔洗|唔需要", "不用"), (r"落嚟", "下来"), (r"嗰阵", "那时"), (r"缩细", "缩小"), (r"佢哋", "它们"),
+    (r"乜嘢", "什么"), (r"噉|咁样|咁", "这样"), (r"细(?=\s*\d|\s*[一二三四五六七八九十几两]+\s*倍|咗|啲)", "小"),
+    (r"冇", "没有"), (r"唔", "不"), (r"嘅", "的"), (r"咗", "了"), (r"睇", "看"), (r"啲", "些"), (r"嗰", "那"),
+    (r"喺", "在"), (r"佢", "它"), (r"攞", "拿"), (r"嚟", "来"), (r"揾", "找"),
+)]
+# Also Mandarin, or part of a Mandarin word (关系, 系统, 变成个, 输入面板): rewritten only in a Cantonese answer.
+_CANTONESE_IN_CONTEXT = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (r"点解", "为什么"), (r"而家", "现在"), (r"入面", "里面"), (r"成个", "整个"), (r"望返", "看回"),
+    (r"(?<=[加放写塞])落(?=[^。；;]{0,20}度)", "到"), (r"仲(?=有|要|会|是|系|可以|未)", "还"),
+    (r"净系|净是", "只是"), (r"净(?=[要得有用看算])", "只"), (r"唔使", "不用"), (r"谂", "想"),
+    (r"(?<![关体派联维星母直谱标考语院科河阳机])系(?![统数列谱])", "是"),
+    (r"(?<![相共不等如认赞陪协合唔])同(?![样时一步意学等])", "和"),
+)]
+
+
+# Southwestern Mandarin (Sichuan, Chongqing) words no other reading shares: rewritten wherever they appear.
+_SOUTHWESTERN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (r"莫得", "没有"), (r"啥子", "什么"), (r"一哈(?!哈)", "一下"), (r"(?<=[前后里上])头(?![发部像条])", "面"),
+)]
+
+
+_SOUTHWESTERN_MARK = re.compile(r"莫得|啥子|一哈|[前后里上]头")
+
+# Written Wu (Shanghainese): 勿 (不), 个 (的), 搭 (和), 辰光 (时候), 伊 (它), 侪 (都), 交关 / 老 (很)...
+_WU_MARK = re.compile(r"[侬侪噶]|阿拉|伊拉|辰光|交关|勿")
+_WU = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (r"辰光", "时候"), (r"交关", "很"), (r"伊拉", "它们"), (r"阿拉", "我们"), (r"侬", "你"), (r"侪", "都"),
+    (r"(?<![请切])勿", "不"), (r"噶", "这样"), (r"(?<![一二三四五六七八九十两几每这那哪各某多单整半\d])个(?=\s*[\u3400-\u9fffa-z(（,.;:!?。，；：！？]|\s*$)", "的"),
+    (r"搭(?![建配乘载车])", "和"), (r"(?<=[放写存摆留])勒", "在"), (r"(?<=[快慢大小多少好])一眼", "一点"),
+    (r"老(?=[大小多少快慢好])", "很"), (r"一只(?=\s*[a-z\u3400-\u9fff])", "一个"), (r"伊(?!朗|利|始)", "它"),
+)]
+
+
+# Northern colloquial Mandarin (Henan, Shandong, Beijing, the north-east): 俺 (我), 咋 (怎么), 自个儿 (自己),
+# 一块儿 (一起), 贼 before an adjective (很), 甭 (不用), 差不离 (差不多).
+_NORTHERN_MARK = re.compile(r"俺|咋|自个儿?|一块儿|得劲|贼(?=[快好多大慢])|甭|倍儿|差不离|介[么样个]|嘛呢")
+_NORTHERN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (r"俺们", "我们"), (r"俺", "我"), (r"咋(?!舌)", "怎么"), (r"自个儿?", "自己"), (r"一块儿", "一起"),
+    (r"贼(?=[快好多大慢])", "很"), (r"甭", "不用"), (r"倍儿", "很"), (r"差不离儿?", "差不多"),
+    (r"介(?=[么样个])", "这"), (r"大概齐", "大概"),
+    # The -儿 of Beijing speech ("快点儿", "完事儿", "这会儿") adds no meaning.
+    (r"(?<=[点块会事样这那哪边头些])儿", ""),
+)]
+
+# Spoken Mandarin anywhere: 光 before a verb is 只 ("光算新来的那个词"), 除个 is 除以 ("光除个均方根").
+_SPOKEN_MARK = re.compile(r"光|除个")
+_SPOKEN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (r"(?<![阳灯目眼日月时风激荧曝反偏])光(?=\s*(?:算|除|存|看|用|要|记|留|拿|读|做|加|减|靠|管))", "只"),
+    (r"(?<=除)个(?=\s*[\u3400-\u9fffa-z])", "以"),
+)]
+
+# Spanish words in an English answer ("each token se compara con todos los otros tokens", "loses some
+# calidad"): rewritten only in an answer with a word no English sentence has.
+_SPANISH_MARK = re.compile(r"\b(?:los|las|pero|porque|todos|todas|calidad|también|tambien|cada|otros|otras|entonces|memoria|"
+                           r"siempre|nunca|varianza|más|después|despues|cuando|mismo|misma)\b")
+_SPANISH = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
+    (r"se comparan? con", "is compared with"), (r"comparan? con", "compares with"), (r"todos los|todas las", "all the"),
+    (r"todos|todas", "all"), (r"cada", "each"), (r"otros|otras|otro|otra", "other"), (r"calidad", "quality"),
+    (r"memoria", "memory"), (r"varianza", "variance"), (r"como", "like"), (r"pero", "but"), (r"porque", "because"),
+    (r"más", "more"), (r"menos", "less"), (r"mism[oa]s?", "same"), (r"rápido|rapido", "fast"), (r"lento", "slow"),
+    (r"también|tambien", "also"), (r"entonces", "so"), (r"siempre", "always"), (r"nunca", "never"),
+    (r"con", "with"), (r"sin", "without"), (r"sólo|solo", "only"), (r"cuando", "when"), (r"antes", "before"),
+    (r"después|despues", "after"), (r"pierden?", "loses"), (r"algo de", "some"),
+    (r"casi", "almost"), (r"igual que", "the same as"), (r"los|las|el|la", "the"),
+)]
+
+# Taiwan's words for computing (after 繁體 has become 简体): 快取 (缓存), 记忆体 (内存), 资料 (数据), 平行计算
+# (并行计算), 频宽 (带宽)...
+_TAIWAN_MARK = re.compile(r"快取|记忆体|资料|程式|频宽|效能|演算法|位元|溢位|讯息|平行|推论|品质")
+_TAIWAN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (r"快取", "缓存"), (r"记忆体", "内存"), (r"资料", "数据"), (r"程式", "程序"), (r"频宽", "带宽"), (r"效能", "性能"),
+    (r"演算法", "算法"), (r"位元", "比特"), (r"溢位", "溢出"), (r"讯息", "信息"), (r"平行(?=[计运处训算化地])", "并行"),
+    (r"推论(?=时|阶段|的时候|期间)", "推理"), (r"品质", "质量"),
+)]
+
+# Hinglish (Hindi in Latin letters inside English): its particles and verbs in English words and order
+# ("har token ko har doosre token se compare karna padta hai" reads "every token every other token with
+# must compare"), enough for the English phrasings to find the claims.
+_HINGLISH_MARK = re.compile(r"\b(?:yaar|hai|hain|nahi|nahin|kyunki|kyonki|isliye|sirf|karta|karte|karti|hota|hote|padta|"
+                            r"dekho|matlab|jaata|jaate|chahiye|wala|wale|wali)\b")
+_HINGLISH = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
+    (r"(\S+) ki jagah", r"instead of \1"), (r"ke liye", "for"), (r"ki wajah se", "because of"), (r"ke saath", "with"),
+    (r"ke baad|baad mein", "after"), (r"ke hisaab se", "according to"), (r"ek saath", "at once"), (r"ek hi", "a single"),
+    (r"sab kuch", "everything"), (r"phir se|dobara|wapas", "again"), (r"phir bhi", "still"), (r"dono taraf", "both sides"),
+    (r"lekin|magar", "but"), (r"uske baad|iske baad", "after that"),
+    (r"(?:uski|iski|unki|inki|uska|iska|unka|inka) (?:koi )?zaroorat nahin?(?: hai)?", "it is not needed"),
+    (r"pata(?: hi)? nahin? chalta", "cannot tell"), (r"(\S+) (?:ki|ka|ke) (.{0,20}?)(?:koi )?zaroorat nahin?(?: hai)?", r"\1 is not needed \2"),
+    (r"koi (\w+(?: \w+)?) nahin?(?: hai| hain| hota| hote)?", r"no \1"),
+    (r"kabhi (\w+)(?: hi)? nahin?(?: (?:hota|hoti|hote|karta|karti|karte|banta|banti|bante)(?: hai| hain)?)?", r"never \1"),
+    # A clause that ends in the negative copula ("yeh exact softmax attention nahi hai") is negated from its
+    # start (or from "ki", "that"), where English puts the "not".
+    (r"(?:(?<=^)|(?<=[,.;:!?] )|(?<=\n)|(?<= ki )|(?<=but ))(?:(yeh|ye|woh|wo) )?(?!but )((?:(?! ki )[^,.;:!?\n]){1,60}?) nahin? (?:hai|hain|hota|hoti|hote)(?=[,.;:!?\n]|$)",
+     lambda m: f"{'this is' if m.group(1) else ''} not {m.group(2)}".strip()),
+    (r"(\w+) (?:sakta|sakti|sakte)(?: hai| hain)?", r"can \1"), (r"ek baar", "once"), (r"ho (?:gaya|gayi|gaye)", "done"),
+    (r"(apn[aei] )?(\w+) pe kaam aata(?: hai)?", lambda m: f"is used at {'its own' if m.group(1) else 'the'} {m.group(2)}"),
+    (r"kaam (?:karta|karti|karte)(?: hai| hain)?", "works"), (r"kaam aata(?: hai)?", "is used"),
+    (r"(\w+) bana (?:deta|deti|dete)(?: hai| hain)?", r"makes \1"), (r"apne se pehle(?: wale| ke)?", "earlier"),
+    (r"se pehle(?: wale| ke)?", "before"), (r"aane wal[aei]", "future"), (r"apn[aei]", "its own"),
+    (r"(step|position|gpu|time|init|length|level|token|layer)(s?) pe", r"\1\2 at"),
+    (r"(\w+) nahin? (?:karta|karti|karte|hota|hoti|hote)(?: hai| hain)?", r"does not \1"),
+    (r"(\w+) (?:karna|karni|karne) (?:padta|padti|padte)(?: hai| hain)?", r"must \1"),
+    (r"(\w+) (?:karta|karti|karte)(?: hai| hain)?", r"\1s"),
+    (r"(\w+) (?:karo|kar do|kar dete hain|kar deta hai|kar lete hain|kar leta hai)", r"\1"),
+    (r"(\w+) ho (?:jaata|jaati|jaate)(?: hai| hain)?", r"gets \1"),
+    (r"chahiye(?: hota hai| hai)?", "is needed"), (r"hota hai|hote hain|hoti hai|hai|hain", "is"), (r"nahin?", "not"),
+    (r"(\w+) (?:ka|ki|ke)(?= \w)", r"\1's"), (r"ko", ""), (r"se", "with"), (r"har", "every"),
+    (r"doosr[eai]|dusr[eai]|baaki|baki", "other"), (r"saare|saari|sabhi|sab", "all"), (r"sirf|bas", "only"),
+    (r"nay[eai]", "new"), (r"puran[eai]", "old"), (r"kyunki|kyonki", "because"), (r"isliye|toh", "so"), (r"aur", "and"),
+    (r"mein", "in"), (r"bina", "without"), (r"bhi", "also"), (r"kam", "less"), (r"zyada|jyada", "more"),
+    (r"bahut", "very"), (r"bad[eai]", "large"), (r"chhot[eai]", "small"), (r"alag", "different"), (r"pehle", "first"),
+    (r"jaisa|jaise|waise", "like"), (r"kuch", "some"), (r"ek", "one"), (r"yeh|ye", "this"), (r"woh|wo", "that"),
+    (r"dekht[aie]|dekh", "sees"), (r"padht[aie]|padhega|padhna|padhne", "reads"), (r"likht[aie]", "writes"),
+    (r"rakho|rakhna|rakht[aie]", "keep"), (r"nikaal(?:o|na|ne)?", "compute"), (r"zaroorat", "need"),
+    (r"reht[aie]", "stays"), (r"bachat[aie]", "saves"), (r"poor[aie]", "whole"), (r"ya", "or"), (r"agl[aei]", "next"),
+)]
+
+# Scots in an English answer ("nae causal mask", "disnae ken the order o the words").
+_SCOTS_MARK = re.compile(r"\b(?:nae|disnae|dinnae|cannae|isnae|wouldnae|hale|tae|whit|afore|ken)\b")
+_SCOTS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
+    (r"disnae", "doesn't"), (r"dinnae", "don't"), (r"cannae", "can't"), (r"isnae", "isn't"), (r"wouldnae", "wouldn't"),
+    (r"nae", "no"), (r"hale", "whole"), (r"tae", "to"), (r"whit", "what"), (r"afore", "before"), (r"ken", "know"),
+    (r"oot", "out"), (r"wi", "with"), (r"ain", "own"), (r"o(?= the\b)", "of"), (r"ye", "you"), (r"wee", "small"),
+)]
+
+#: Each dialect's (or tongue's) rewrites, applied to an answer that carries one of its marks.
+_DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_WU_MARK, _WU), (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE),
+             (_NORTHERN_MARK, _NORTHERN), (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN),
+             (_SPANISH_MARK, _SPANISH), (_HINGLISH_MARK, _HINGLISH), (_SCOTS_MARK, _SCOTS)]
+
+
+def standard_words(text: str) -> str:
+    """Written Sichuanese, Wu, Cantonese, northern and spoken colloquial, and Taiwan's terms in Mandarin
+    words; the Spanish, Hindi and Scots words of an English answer in English (the rest of ``text`` as it
+    was)."""
+    for mark, rewrites in _DIALECTS:
+        if mark.search(text):
+            for pattern, standard in rewrites:
+                text = pattern.sub(standard, text)
+    return text
