@@ -368,8 +368,7 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_o was read once with the grader frozen (be3337a): 85.8% and 13 wrong answers at half; then
 #: studied (97.4%, none at half): a regression floor.
 #: heldout_p, the sixteenth blind set, was read once with the grader frozen (f36978f): 84.4% and 1 wrong
-#: answer at half, the latest blind figure (docs/qa_text.md); then studied (98.3%, none at half): a regression
-#: floor.
+#: answer at half; then studied (98.3%, none at half): a regression floor.
 #: heldout_q, the seventeenth blind set, was read once with the grader frozen (4a34b81, with full points on
 #: trust): 92.9% and 3 wrong answers at half (keyword lists decorated with emoji and hashtags), the latest
 #: blind figure then; studied (99.7%, none at half): a regression floor.
