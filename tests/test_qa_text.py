@@ -425,7 +425,10 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: wrong answers at half (four of them full points on trust); then studied (93.5%, none at half): what is left
 #: is a tour guide's and a grandmother's analogies.
 #: heldout_am, the 39th, was read once with the grader frozen after heldout_al's study (475a1b8): 93.8% and 3
-#: wrong answers at half, the latest blind figure (docs/qa_text.md); then studied (98.3%, none at half).
+#: wrong answers at half; then studied (98.3%, none at half).
+#: heldout_an, the 40th, was read once with the grader frozen after heldout_am's study (7c61de2): 95.2% and 1
+#: wrong answer at half (RoPE "adds a relative position embedding vector to the values"), the latest blind
+#: figure (docs/qa_text.md); not studied yet, so its floors are that first reading.
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -438,9 +441,10 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_ad": 0.95, "heldout_ae": 0.97,
              "heldout_af": 0.98, "heldout_ag": 0.98, "heldout_ah": 0.98, "heldout_ai": 0.98,
              "heldout_aj": 0.97, "heldout_ak": 0.96, "heldout_al": 0.93,
-             "heldout_am": 0.98}
+             "heldout_am": 0.98, "heldout_an": 0.95}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
-#: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
+#: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); one on heldout_an, not
+#: studied yet.
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
                  "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0, "heldout_q": 0,
@@ -451,7 +455,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_ab": 0, "heldout_ac": 0,
                  "heldout_ad": 0, "heldout_ae": 0,
                  "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0, "heldout_ak": 0,
-                 "heldout_al": 0, "heldout_am": 0}
+                 "heldout_al": 0, "heldout_am": 0, "heldout_an": 1}
 
 
 @pytest.mark.parametrize("split", SPLITS)
