@@ -742,10 +742,17 @@ _HYPOTHETICAL = re.compile(
 )
 
 
+# A report's fields ("现象：… 原因：… 动作：… 结果：…", "Root cause: … Fix: …"): under a problem's field the
+# answer states what went wrong before the thing asked about, like "without the cache".
+_FIELD = re.compile(r"(原因|问题|痛点|现象|背景|动作|结果|方案|结论|目标|做法|效果|root cause|problem|issue|fix|result|solution)\s*:")
+_PROBLEM_FIELDS = frozenset(("问题", "痛点", "现象", "背景", "problem", "issue"))
+
+
 def _hypothetical(answer: str, position: int) -> bool:
     """Whether the claim at ``position`` is said of what would happen without the thing asked about."""
     start = _sentence_start(answer, position)
-    return bool(_HYPOTHETICAL.search(answer[start:position].lstrip()))
+    fields = _FIELD.findall(answer, start, position)
+    return bool(_HYPOTHETICAL.search(answer[start:position].lstrip())) or bool(fields and fields[-1] in _PROBLEM_FIELDS)
 
 
 # ------------------------------------------------------------------------------- subjects
