@@ -556,8 +556,27 @@ _HASHTAG = re.compile(r"(?<!\S)#[^#\n;]{1,40}#|(?<!\S)#[^\s#]+")  # "#topic#" (W
 _LINE_NUMBER = r"\d+\s*[/.)]"
 _NUMBERING = re.compile(rf"(?:^|(?<=[;,]\s)){_LINE_NUMBER}(?=\s)")
 # (The words around a remark are bounded: an unbounded run would make a long unbroken answer quadratic.)
-_KEYWORD_REMARK = re.compile(r"[^,.:;、。!?！？\s]{0,16}(?:关键词|这几个词|这些词|几个词|记住就行|记住就好|记牢|背下来就行|整就完了|就完事了?|就这些|就这么(?:些|多)|高频词|高频考点|必背|必考|考点|收藏|码住|背熟|冲冲冲|冲鸭|姐妹们冲|绝绝子|yyds|列位看官|看官|话说|且听下回分解|欲知后事如何|各有千秋|核心要点|要点|重点|关键点|知识点|就这几样儿?|就这几个|第[一二三四五六七八九十\d]+讲|各位同学|同学们|请注意|特此通知|本题|本节|大家好|点赞|亲|就是关键|这些就是|哦|啦|串不起来|连不起来|嘛都有)[^,.:;、。!?！？\s]{0,16}"
-                             r"|\b(?:key ?words?|buzzwords?)\s*(?:are|:)?|\bthat'?s (?:it|all)\b|\b(?:save this|bookmark(?: this)?|must[- ]knows?)\b")
+# Remarks that say an answer lists keywords rather than explains them, grouped by the framing they come from.
+_KEYWORD_REMARKS_ZH = (
+    # saying so outright
+    "关键词", "这几个词", "这些词", "几个词", "就这几样儿?", "就这几个", "就是关键", "这些就是",
+    "串不起来", "连不起来", "嘛都有",
+    # telling to memorise
+    "记住就行", "记住就好", "记牢", "背下来就行", "背熟", "必背", "必考", "高频词", "高频考点", "考点",
+    "整就完了", "就完事了?", "就这些", "就这么(?:些|多)",
+    # social-media cheering
+    "收藏", "码住", "冲冲冲", "冲鸭", "姐妹们冲", "绝绝子", "yyds", "点赞", "亲", "哦", "啦",
+    # storyteller
+    "列位看官", "看官", "话说", "且听下回分解", "欲知后事如何", "各有千秋",
+    # course outline and notices
+    "核心要点", "要点", "重点", "关键点", "知识点", r"第[一二三四五六七八九十\d]+讲",
+    "各位同学", "同学们", "请注意", "特此通知", "本题", "本节", "大家好",
+)
+_KEYWORD_REMARKS_EN = (
+    r"\b(?:key ?words?|buzzwords?)\s*(?:are|:)?", r"\bthat'?s (?:it|all)\b", r"\b(?:save this|bookmark(?: this)?|must[- ]knows?)\b",
+)
+_REMARK_EDGE = r"[^,.:;、。!?！？\s]{0,16}"
+_KEYWORD_REMARK = re.compile(f"{_REMARK_EDGE}(?:{'|'.join(_KEYWORD_REMARKS_ZH)}){_REMARK_EDGE}|" + "|".join(_KEYWORD_REMARKS_EN))
 
 
 # A tilde after Chinese draws out a tone ("亲～", "哦～"); it is not "approximately".
@@ -577,6 +596,8 @@ def _asked(text: str) -> frozenset[str]:
 
 
 _HEADING = re.compile(r"[^:,.;。]{1,24}:\s*")
+# A heading that says something of its words ("the mask is: …") starts an answer, not a list.
+_HEADING_RELATION_EN = re.compile(r"\b(?:is|are|means|does|do)\b")
 
 
 @lru_cache(maxsize=256)
@@ -599,7 +620,7 @@ def judge(question: Question, raw: str) -> Judgement:
     # A heading made of the question's own words ("因果掩码：上三角、−inf、自回归") introduces the list; one
     # that says something of them ("ALiBi 就是：…", "the mask is: …") does not.
     if ((heading := _HEADING.match(bare)) and not (content(heading.group(0)) - asked - renamed)
-            and not _RELATION_ZH.search(heading.group(0)) and not re.search(r"\b(?:is|are|means|does|do)\b", heading.group(0))):
+            and not _RELATION_ZH.search(heading.group(0)) and not _HEADING_RELATION_EN.search(heading.group(0))):
         bare = bare[heading.end():]
     if len(bare) <= _LONGEST_LIST and is_keyword_list(bare, _known(
             " ".join([question.question.en, question.question.zh, *question.answer.values(),
