@@ -428,7 +428,11 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: wrong answers at half; then studied (98.3%, none at half).
 #: heldout_an, the 40th, was read once with the grader frozen after heldout_am's study (7c61de2): 95.2% and 1
 #: wrong answer at half (RoPE "adds a relative position embedding vector to the values"), the latest blind
-#: figure (docs/qa_text.md); then studied (96.0%, none at half).
+#: figure before heldout_ao; then studied (96.0%, none at half).
+#: heldout_ao, the 41st, was read once with the grader frozen after heldout_an's study (80fa71a): 93.5% and 5
+#: wrong answers at half (a swapped Pre-LN/Post-LN claim on trust, two keyword lists closed by a livestream
+#: seller's "家人们上链接", a spaced list, a lawyer's echo), the latest blind figure (docs/qa_text.md); then
+#: studied (99.4%, none at half): Taglish, a contract's boilerplate, claims given as their own reason.
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -441,7 +445,7 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_ad": 0.95, "heldout_ae": 0.97,
              "heldout_af": 0.98, "heldout_ag": 0.98, "heldout_ah": 0.98, "heldout_ai": 0.98,
              "heldout_aj": 0.97, "heldout_ak": 0.96, "heldout_al": 0.93,
-             "heldout_am": 0.98, "heldout_an": 0.96}
+             "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -454,7 +458,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_ab": 0, "heldout_ac": 0,
                  "heldout_ad": 0, "heldout_ae": 0,
                  "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0, "heldout_ak": 0,
-                 "heldout_al": 0, "heldout_am": 0, "heldout_an": 0}
+                 "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1182,3 +1186,38 @@ def test_a_report_s_problem_field_states_what_goes_wrong_without_the_thing_asked
     verdict = grade(BANK.get("kv_cache_purpose"), "问题：生成越往后越慢，每步都把前面所有 token 的 K/V 重新算一遍。"
                                                  "方案：开 KV cache，历史 K/V 存下来复用；结果：每步只算新 token。")
     assert verdict.fraction == 1.0, verdict.message("zh")
+
+
+def test_taglish_reads_as_english_affixes_and_negation_included() -> None:
+    assert canonical("RMSNorm: hindi na nagbabawas ng mean, divide lang sa root mean square") == (
+        "rmsnorm: no longer subtracts mean, divide only by root mean square")
+    assert canonical("Attention walang pakialam sa order; naka-save na yung K at V, i-compute lang ang bagong token") == (
+        "attention ignores order; saved the k and v, compute only the new token")
+    # Without a Tagalog word, nothing is rewritten ("sa", "ang" and "at" stay).
+    assert canonical("sa ang k at v") == "sa ang k at v"
+
+
+def test_a_taglish_answer_is_graded_on_its_claims() -> None:
+    verdict = grade(BANK.get("kv_cache_why_not_queries"),
+                    "Kasi yung query ng token t, ginagamit lang sa step t mismo, hindi na magbabago. Pero yung k_t at v_t, "
+                    "babasahin pa ulit ng lahat ng susunod na queries. So sayang lang i-cache ang old queries, diba.")
+    assert verdict.fraction == 1.0, verdict.message("en")
+
+
+@pytest.mark.parametrize("answer", ["家人们，MQA 和 GQA 就是通过减小 KV 缓存来减小 KV 缓存的，代价就是付出了一些代价！",
+                                    "GQA reduces the KV cache size by reducing the KV cache size."])
+def test_a_claim_given_as_its_own_reason_says_nothing(answer: str) -> None:
+    assert grade(BANK.get("gqa_kv_sharing"), answer).fraction == 0.0
+
+
+def test_a_contract_s_boilerplate_and_a_reporting_verb_add_nothing_to_an_echo_or_a_list() -> None:
+    assert grade(BANK.get("decode_memory_bound"),
+                 "The Party states that decoding is usually limited by memory bandwidth while prefill is limited by compute.").fraction == 0.0
+    assert grade(BANK.get("why_positional"),
+                 "Whereas the Party attends to tokens, order, position, sinusoid, embedding, permutation.").fraction == 0.0
+
+
+@pytest.mark.parametrize("answer", ["滑动窗口、W、KV cache、感受野、线性、层数，家人们上链接！", "BERT 双向 掩码 MLM，GPT 因果 自回归 下一个"])
+def test_a_list_is_still_a_list_after_a_seller_s_call_or_in_groups_of_spaced_terms(answer: str) -> None:
+    question = "encoder_vs_decoder" if answer.startswith("BERT") else "sliding_window_reach"
+    assert grade(BANK.get(question), answer).fraction == 0.0

@@ -130,6 +130,42 @@ _HINGLISH = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english i
     (r"reht[aie]", "stays"), (r"bachat[aie]", "saves"), (r"poor[aie]", "whole"), (r"ya", "or"), (r"agl[aei]", "next"),
 )]
 
+# Taglish (Tagalog inside English: "hindi na nagbabawas ng mean", "walang pakialam sa order"): its particles,
+# linkers and verbs in English words, enough for the English phrasings to find the claims. Verbs carry
+# Tagalog affixes on English stems ("i-compute", "nag-o-overflow", "naso-save"), which are dropped.
+_TAGALOG_MARK = re.compile(r"\b(?:yung|kasi|naman|walang|hindi|niya|diba|talaga|ganun|siya|mga|ng|tapos|kaya|pero|lang)\b")
+_TAGALOG = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
+    (r"naka-([a-z]+?)e?", r"\1ed"), # a doubled first vowel ("na-aaverage") repeats the stem's first syllable, as Tagalog's aspect does
+    (r"(?:nag|mag|na|ma|ina|ini|ico|ika|naso|nako|nagsh|pina|i)-(?:[a-z]{1,2}-)?(?!th\b)(?:([aeiou])(?=\1[a-z]{3}))?(?=[a-z])", ""),
+    (r"(divides?|divided|dividing)( lang)? sa", r"\1\2 by"),
+    (r"walang pakialam sa", "ignores"), (r"hindi (?:niya|nila|ko) (?:na )?(?:alam|maalala)|ewan(?: ko)?", "does not know"),
+    (r"walang silbi", "useless"), (r"hindi na", "no longer"), (r"wala pang?", "not yet"), (r"wala nang|walang|wala", "no"),
+    (r"hindi", "not"), (r"pa rin", "still"), (r"pa ulit|ulit", "again"), (r"lahat ng|lahat", "all"), (r"bawat", "each"),
+    (r"sabay-sabay|sabay", "at once"), (r"dahil sa", "because of"), (r"kasi", "because"), (r"kaya", "so"),
+    (r"pero", "but"), (r"tapos", "then"), (r"kung saan", "where"), (r"kung", "if"), (r"pag|kapag", "when"),
+    (r"kahit", "even"), (r"para", "to"), (r"parang", "like"), (r"lang", "only"), (r"halos", "almost"),
+    (r"mas konti(?:ng)?|mas kaunti", "fewer"), (r"mas mabilis", "faster"), (r"mas mabagal", "slower"),
+    (r"mas maliit", "smaller"), (r"mas malaki(?:ng)?", "larger"), (r"mas mababa", "lower"), (r"mas mataas", "higher"),
+    (r"mas", "more"), (r"sobrang", "very"), (r"pareho(?: lang)?|kapareho(?: ng)?", "same"), (r"iisang|isang", "a single"),
+    (r"isa", "one"), (r"dalawa(?:ng)?", "two"), (r"tatlo(?:ng)?", "three"), (r"bagong", "new"), (r"bago", "before"),
+    (r"luma(?:ng)?", "old"), (r"susunod na|susunod", "later"), (r"nauna|nakaraan", "previous"), (r"buong", "whole"),
+    (r"malaki(?:ng)?", "large"), (r"maliit|maliliit", "small"), (r"mataas", "high"), (r"mababa", "low"), (r"malayo", "far"),
+    (r"mabilis", "fast"), (r"mabagal", "slow"), (r"konti(?:ng)?|kaunti", "less"), (r"marami(?:ng)?", "many"),
+    (r"lumalaki|lumaki", "grows"), (r"bumababa", "drops"), (r"binabaan", "lowered"), (r"nagiging|naging|maging", "becomes"),
+    (r"nawawala|nawala", "vanishes"), (r"(?:dinidivide|hinahati) sa", "divides by"), (r"(?:nagbabawas|binabawas|ibawas)(?: ng)?", "subtracts"),
+    (r"nagdadagdag|dinadagdag|dinagdagan", "adds"), (r"uulitin|inuulit", "recompute"), (r"kailangan(?: ng)?", "needs"),
+    (r"ginagamit", "used"), (r"gumagamit(?: ng)?|gagamit|gamitin", "uses"), (r"babasahin|binabasa|basahin|basa", "read"),
+    (r"iniimbak|nagtatago(?: ng)?|tinatago|sinasave", "stores"), (r"ginagawa", "done"), (r"iniikot", "rotate"),
+    (r"makikita|nakikita", "sees"), (r"natitira", "remains"), (r"dumadaloy", "flows"), (r"diretso", "directly"),
+    (r"magbabago|nagbabago", "changes"), (r"magbibigay", "gives"), (r"naaalala", "remembers"), (r"natatalo", "loses to"),
+    (r"sayang", "wasteful"), (r"tipid sa", "saves"), (r"tipid", "cheap"), (r"mismo", "itself"), (r"alam", "know"),
+    (r"sagot", "answer"), (r"gitna", "middle"), (r"simula", "start"), (r"kapalit", "trade-off"), (r"totoong|totoo", "true"),
+    (r"(?<=\b[a-z]) at (?=[a-z]\b)|(?<=\b[a-z]_[a-z]) at (?=[a-z]_[a-z]\b)|(?<=reads) at (?=writes)", " and "),
+    (r"(?<=\w )o(?= \w)", "or"), (r"ng", "of"), (r"yung|ang", "the"), (r"sa", "in"), (r"mga|na|ay|si|ni|nang|pa", ""),
+    (r"niya|siya|nila|sila|ito|iyon|yun|yan|nito", "it"), (r"mo|ko|natin|namin|ka", ""),
+    (r"po|naman|talaga|diba|ganun|ata|daw|medyo|siguro|eh|nga|pala|muna|pati", ""),
+)]
+
 # Scots in an English answer ("nae causal mask", "disnae ken the order o the words").
 _SCOTS_MARK = re.compile(r"\b(?:nae|disnae|dinnae|cannae|isnae|wouldnae|hale|tae|whit|afore|ken)\b")
 _SCOTS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
@@ -141,12 +177,12 @@ _SCOTS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
 #: Each dialect's (or tongue's) rewrites, applied to an answer that carries one of its marks.
 _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_WU_MARK, _WU), (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE),
              (_NORTHERN_MARK, _NORTHERN), (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN),
-             (_SPANISH_MARK, _SPANISH), (_HINGLISH_MARK, _HINGLISH), (_SCOTS_MARK, _SCOTS)]
+             (_SPANISH_MARK, _SPANISH), (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG), (_SCOTS_MARK, _SCOTS)]
 
 
 def standard_words(text: str) -> str:
     """Written Sichuanese, Wu, Cantonese, northern and spoken colloquial, and Taiwan's terms in Mandarin
-    words; the Spanish, Hindi and Scots words of an English answer in English (the rest of ``text`` as it
+    words; the Spanish, Hindi, Tagalog and Scots words of an English answer in English (the rest of ``text`` as it
     was)."""
     for mark, rewrites in _DIALECTS:
         if mark.search(text):

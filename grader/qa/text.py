@@ -196,6 +196,8 @@ _STOPWORDS = frozenset(
     "a an the is are be been was were it its this that these those of to in on for by with and or so as at "
     "we you i do does did why what how which because since then than there their them they can will would "
     "not no yes very just also into from about use using used via".split()
+    # a contract's boilerplate ("Whereas the Party hereby states that ...")
+    + "whereas hereby herein hereinafter notwithstanding aforesaid aforementioned thereof wherein foregoing party parties shall".split()
 ) | frozenset("的了是在和与为就也都而及把被让使它这那个一么吗呢吧啊要会能可以因所什怎如何")
 
 
@@ -462,7 +464,7 @@ def _definition(item: str) -> bool:
 
 def _spaced_terms(item: str) -> bool:
     words = item.split()
-    return (bool(_CJK.search(item)) and 2 <= len(words) <= 3 and not any(_CJK.fullmatch(w) for w in words)
+    return (bool(_CJK.search(item)) and 2 <= len(words) <= 5 and not any(_CJK.fullmatch(w) for w in words)
             and not _RELATION_ZH.search(_NOUNS_ZH.sub("", item)))
 
 
@@ -498,7 +500,7 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
     if not 2 <= len(items) <= (10 if spaced else 8):
         return False
     listed = len(items) >= 3
-    # A Chinese item of two or three terms set apart by spaces ("线性注意力 核函数; 结合律 RNN") is read term
+    # A Chinese item of two to five terms set apart by spaces ("线性注意力 核函数; 结合律 RNN") is read term
     # by term, when nothing in it relates them.
     items = [word for item in items for word in (item.split() if not spaced and _spaced_terms(item) else [item])]
     for item in items:
@@ -566,6 +568,8 @@ _KEYWORD_REMARKS_ZH = (
     "整就完了", "就完事了?", "就这些", "就这么(?:些|多)",
     # social-media cheering
     "收藏", "码住", "冲冲冲", "冲鸭", "姐妹们冲", "绝绝子", "yyds", "点赞", "亲", "哦", "啦",
+    # a livestream seller's patter
+    "家人们", "上链接", r"\d*上车", "闭眼入", "宝宝们", "老铁们?", "直播间", "冲就完了",
     # storyteller
     "列位看官", "看官", "话说", "且听下回分解", "欲知后事如何", "各有千秋",
     # course outline and notices
@@ -574,6 +578,8 @@ _KEYWORD_REMARKS_ZH = (
 )
 _KEYWORD_REMARKS_EN = (
     r"\b(?:key ?words?|buzzwords?)\s*(?:are|:)?", r"\bthat'?s (?:it|all)\b", r"\b(?:save this|bookmark(?: this)?|must[- ]knows?)\b",
+    # a contract's boilerplate
+    r"\b(?:whereas|hereby|hereinafter|notwithstanding)\b", r"\bthe part(?:y|ies)(?:'s)?(?: (?:attends|refers|relates) to)?\b",
 )
 _REMARK_EDGE = r"[^,.:;、。!?！？\s]{0,16}"
 _KEYWORD_REMARK = re.compile(f"{_REMARK_EDGE}(?:{'|'.join(_KEYWORD_REMARKS_ZH)}){_REMARK_EDGE}|" + "|".join(_KEYWORD_REMARKS_EN))
@@ -595,6 +601,9 @@ def _asked(text: str) -> frozenset[str]:
     return frozenset(content(canonical(text)))
 
 
+# A verb that reports what follows ("the Party states that ...") adds nothing to it.
+_REPORTING = re.compile(r"\b(?:states?|says?|declares?|submits?|holds?|stipulates?|acknowledges?|affirms?|asserts?|agrees?|notes?)\s+that\b")
+
 _HEADING = re.compile(r"[^:,.;。]{1,24}:\s*")
 # A heading that says something of its words ("the mask is: …") starts an answer, not a list.
 _HEADING_RELATION_EN = re.compile(r"\b(?:is|are|means|does|do)\b")
@@ -605,16 +614,22 @@ def _known(text: str) -> str:
     return canonical(text)
 
 
+# A claim that gives itself as its own reason ("通过减小 KV 缓存来减小 KV 缓存", "代价就是付出了代价", "it reduces the
+# cache by reducing the cache") says nothing.
+_TAUTOLOGY = re.compile(r"通过\s*([^。；;,]{2,20}?)\s*来\s*\1|代价(?:就)?是(?:付出了?)?(?:一些|一定的?|些)?代价"
+                        r"|\b(\w{3,}?)(?:es|s)?\s+([\w -]{2,30}?)\s+by\s+\2(?:ing|es|s)?\s+\3\b")
+
+
 def judge(question: Question, raw: str) -> Judgement:
     """Grade one free-text answer (not blank) against ``question``'s rubric."""
-    answer = canonical(raw)
+    answer = _TAUTOLOGY.sub(" ", canonical(raw))
     asked = set(_asked(question.question.en + " " + question.question.zh))
     # The question's terms, however the answer spells them.
     renamed = frozenset(word for spellings in question.synonyms
                         for m in _compiled(spellings)[0].finditer(answer) for word in content(m.group(0)))
     concepts = question.concepts
     total = sum(c.points for c in concepts)
-    if not (content(answer) - asked - renamed):
+    if not (content(_REPORTING.sub(" ", answer)) - asked - renamed):
         return Judgement(0.0, missing=list(concepts), notes=[("text_repeats", {})])
     bare = _without_decoration(answer)
     # A heading made of the question's own words ("因果掩码：上三角、−inf、自回归") introduces the list; one
