@@ -431,8 +431,12 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: figure before heldout_ao; then studied (96.0%, none at half).
 #: heldout_ao, the 41st, was read once with the grader frozen after heldout_an's study (80fa71a): 93.5% and 5
 #: wrong answers at half (a swapped Pre-LN/Post-LN claim on trust, two keyword lists closed by a livestream
-#: seller's "家人们上链接", a spaced list, a lawyer's echo), the latest blind figure (docs/qa_text.md); then
+#: seller's "家人们上链接", a spaced list, a lawyer's echo); then
 #: studied (99.4%, none at half): Taglish, a contract's boilerplate, claims given as their own reason.
+#: heldout_ap, the 42nd, was read once with the grader frozen after heldout_ao's study (7317ee8): 92.3% and 4
+#: wrong answers at half (a keyword list led by a paper's title, "for numerical stability" alone, "attention
+#: looks at every token", a 2/3 that is no budget), the latest blind figure (docs/qa_text.md); then studied
+#: (98.3%, none at half): Nigerian Pidgin, no trust for an answer that says it does not know the rest.
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -445,7 +449,7 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_ad": 0.95, "heldout_ae": 0.97,
              "heldout_af": 0.98, "heldout_ag": 0.98, "heldout_ah": 0.98, "heldout_ai": 0.98,
              "heldout_aj": 0.97, "heldout_ak": 0.96, "heldout_al": 0.93,
-             "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99}
+             "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99, "heldout_ap": 0.98}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -458,7 +462,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_ab": 0, "heldout_ac": 0,
                  "heldout_ad": 0, "heldout_ae": 0,
                  "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0, "heldout_ak": 0,
-                 "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0}
+                 "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0, "heldout_ap": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1221,3 +1225,49 @@ def test_a_contract_s_boilerplate_and_a_reporting_verb_add_nothing_to_an_echo_or
 def test_a_list_is_still_a_list_after_a_seller_s_call_or_in_groups_of_spaced_terms(answer: str) -> None:
     question = "encoder_vs_decoder" if answer.startswith("BERT") else "sliding_window_reach"
     assert grade(BANK.get(question), answer).fraction == 0.0
+
+
+def test_nigerian_pidgin_reads_as_english_copula_and_negation_included() -> None:
+    assert canonical("e no get any mask wey dey block the future, only padding na im e dey hide") == (
+        "it has no any mask that block the future, only padding is it hide")
+    assert canonical("Na memory movement e dey save, no be maths; e no ever keep the full n×n") == (
+        "is memory movement it save, not maths; it never keep the full n×n")
+    # Without a Pidgin word, nothing is rewritten ("na", "e" and "go" stay).
+    assert canonical("na e go") == "na e go"
+
+
+def test_a_pidgin_answer_is_graded_on_its_claims() -> None:
+    verdict = grade(BANK.get("encoder_vs_decoder"),
+                    "BERT dey look everywhere at once, left side and right side, e no get any mask wey dey block the future. "
+                    "For training dem go cover some words and BERT go guess wetin dey under the cover. GPT get triangle "
+                    "mask, each word fit only look the words wey don pass before am, and e dey train to guess the word wey go come next.")
+    assert verdict.fraction == 1.0, verdict.message("en")
+
+
+def test_a_paper_s_title_in_a_list_is_one_topic_word() -> None:
+    assert grade(BANK.get("linear_attention_trick"),
+                 "Transformers are RNNs, kernel, phi, linear, associativity, softmax.").fraction == 0.0
+
+
+def test_an_answer_that_says_it_does_not_know_the_rest_is_not_taken_on_trust() -> None:
+    """The unrecognised words of "……这笔账我还没对明白" do not stand for the ideas it admits it lacks."""
+    verdict = grade(BANK.get("additive_vs_dot"),
+                    "加性注意力像手工逐笔对账，每一对都过一个小网络 vᵀ tanh(W_q q + W_k k)；点积像 Excel 一个矩阵公式全拉完，"
+                    "快、省地方。至于论文里为什么还要除以 √d_k，这笔账我还没对明白。")
+    assert 0 < verdict.fraction < 1, verdict.message("zh")
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("softmax_stability", "It's for numerical stability, I think."),
+    ("quadratic_cost", "Because attention has to look at every token, so cost is big."),
+    ("swiglu_hidden_size", "Because Swish outputs are about 2/3 the size of ReLU outputs, so the width is scaled by 2/3 to keep the variance."),
+])
+def test_a_goal_or_a_number_alone_states_no_idea(question: str, answer: str) -> None:
+    """"For numerical stability" names no overflow; attention looking at every token is no pairing of tokens;
+    a 2/3 that is not the parameter budget is not the budget."""
+    assert grade(BANK.get(question), answer).fraction == 0.0
+
+
+def test_n_by_n_comparisons_are_all_pairs_not_a_stored_matrix() -> None:
+    verdict = grade(BANK.get("quadratic_cost"), "Because every token has to look at every other token, that's n × n comparisons.")
+    assert verdict.fraction == 0.5, verdict.message("en")

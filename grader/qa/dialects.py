@@ -1,7 +1,7 @@
 """Dialects and code-switched words in the standard words the rubrics are written in.
 
 Learners write Chinese as they speak it (Cantonese, Wu, Sichuanese, northern colloquial, Taiwan's terms) and
-English with words of their first language (Spanish, Hindi, Scots). Each table below rewrites one of these
+English with words of their first language (Spanish, Hindi, Tagalog, Nigerian Pidgin, Scots). Each table below rewrites one of these
 into Mandarin or English, and applies only to an answer that carries one of its marks, so that a word
 another reading shares is left alone where the dialect is absent. :func:`standard_words` is one step of
 :func:`grader.qa.text.canonical`.
@@ -166,6 +166,18 @@ _TAGALOG = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in
     (r"po|naman|talaga|diba|ganun|ata|daw|medyo|siguro|eh|nga|pala|muna|pati", ""),
 )]
 
+# Nigerian Pidgin in an English answer ("e no get any mask wey dey block the future", "na memory movement e dey
+# save, no be maths"): its copulas, pronouns, aspect markers and negation in English words.
+_PIDGIN_MARK = re.compile(r"\b(?:dey|wetin|abeg|wahala|sabi|wey|una|no be|na im|comot)\b|(?<!\bi )\bam\b")
+_PIDGIN = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
+    (r"no be", "not"), (r"na im", "is"), (r"no ever", "never"), (r"no get", "has no"), (r"no dey", "does not"),
+    (r"no fit", "cannot"), (r"no go", "will not"), (r"go dey", "will be"), (r"go (?=big|small|large|high|low|slow|fast|grow|become|be\b)", "gets "),
+    (r"(?<=\w )go(?= \w)", "will"), (r"dey\s+", ""), (r"dey", ""), (r"na", "is"), (r"wey", "that"), (r"wetin", "what"), (r"sabi", "know"),
+    (r"fit", "can"), (r"don", "has"), (r"get", "has"), (r"dem", "they"), (r"(?<!\bi )am", "it"), (r"im", "its"),
+    (r"e(?= \w)", "it"), (r"una", "you"), (r"small small", "gradually"), (r"comot", "out"), (r"wahala", "problem"),
+    (r"abeg|sha|abi|o(?=[,.!?]|$)", ""),
+)]
+
 # Scots in an English answer ("nae causal mask", "disnae ken the order o the words").
 _SCOTS_MARK = re.compile(r"\b(?:nae|disnae|dinnae|cannae|isnae|wouldnae|hale|tae|whit|afore|ken)\b")
 _SCOTS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
@@ -177,13 +189,13 @@ _SCOTS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
 #: Each dialect's (or tongue's) rewrites, applied to an answer that carries one of its marks.
 _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_WU_MARK, _WU), (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE),
              (_NORTHERN_MARK, _NORTHERN), (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN),
-             (_SPANISH_MARK, _SPANISH), (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG), (_SCOTS_MARK, _SCOTS)]
+             (_SPANISH_MARK, _SPANISH), (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG), (_PIDGIN_MARK, _PIDGIN), (_SCOTS_MARK, _SCOTS)]
 
 
 def standard_words(text: str) -> str:
     """Written Sichuanese, Wu, Cantonese, northern and spoken colloquial, and Taiwan's terms in Mandarin
-    words; the Spanish, Hindi, Tagalog and Scots words of an English answer in English (the rest of ``text`` as it
-    was)."""
+    words; the Spanish, Hindi, Tagalog, Pidgin and Scots words of an English answer in English (the rest
+    of ``text`` as it was)."""
     for mark, rewrites in _DIALECTS:
         if mark.search(text):
             for pattern, standard in rewrites:

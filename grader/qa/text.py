@@ -468,6 +468,10 @@ def _spaced_terms(item: str) -> bool:
             and not _RELATION_ZH.search(_NOUNS_ZH.sub("", item)))
 
 
+# Papers whose titles make a claim ("Transformers are RNNs"): named in a list, each is one topic word.
+_PAPER_TITLE = re.compile(r"\b(?:transformers are rnns|attention is all you need|train short,? test long)\b")
+
+
 def is_keyword_list(answer: str, known: str = "") -> bool:
     """Two to eight short items (ten set apart by spaces), topic words, and nothing that relates them.
 
@@ -477,8 +481,8 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
     (or 、) a single English word is a topic word ("keys, values, cache, reuse"), and so is a
     definition ("h=8") in a list of four or more.
     """
-    # A citation ("Xiong et al. 2020") is one more topic word.
-    items = [re.sub(r"\s+et al\.?(?=\s|$)", "", i) for i in _ITEM_SPLIT.split(answer.strip(" .。!！")) if i]
+    # A citation ("Xiong et al. 2020", "Transformers are RNNs") is one more topic word.
+    items = [re.sub(r"\s+et al\.?(?=\s|$)", "", i) for i in _ITEM_SPLIT.split(_PAPER_TITLE.sub("paper", answer.strip(" .。!！"))) if i]
     # An arrow, a formula, "BERT: bidirectional" relate things; in a list of four or more, a definition
     # ("h=8", "θ_i = 10000^(-2i/d)") is one more topic word.
     long_list = len(items) >= 4
@@ -718,7 +722,8 @@ def judge(question: Question, raw: str) -> Judgement:
     unread = _unread(answer, covered, asked)
     if result.fraction < 1 and _count(unread) >= 8:
         result.doubt("text_doubt_unrecognised", 0.6)
-        _benefit_of_doubt(result, concepts, _count(unread & vocabulary(question.domain)))
+        if not _ADMITS.search(answer):
+            _benefit_of_doubt(result, concepts, _count(unread & vocabulary(question.domain)))
     return result
 
 
@@ -731,6 +736,14 @@ def _drawn_from(answer: str, start: int, wrong_sentences: set[int]) -> bool:
     if not start or not _DRAWN.match(answer, start):
         return False
     return _sentence_start(answer, len(answer[:start].rstrip(" .;!?。！？；")), limit=400) in wrong_sentences
+
+
+# An answer that says it does not know or remember part of what was asked ("这笔账我还没对明白", "I don't
+# remember why") is not taken on trust for the ideas it leaves out.
+_ADMITS = re.compile(
+    r"我[^。；;,]{0,6}(?:没有?|不太?|还没)[^。；;,]{0,3}(?:懂|明白|清楚|记得|记住|想通|搞清|弄清)|记不(?:清|得|住)|不记得|忘了"
+    r"|\bi\s+(?:really\s+)?(?:don't|do not|can't|cannot|didn't|did not)\s+(?:really\s+)?(?:know|remember|recall|understand)\b"
+    r"|\b(?:not (?:100% |entirely |totally |quite )?sure|no idea|i forg[eo]t)\b")
 
 
 #: Words on the bank's subject that no phrasing accounted for (CJK characters count one each, halved)
