@@ -435,8 +435,12 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: studied (99.4%, none at half): Taglish, a contract's boilerplate, claims given as their own reason.
 #: heldout_ap, the 42nd, was read once with the grader frozen after heldout_ao's study (7317ee8): 92.3% and 4
 #: wrong answers at half (a keyword list led by a paper's title, "for numerical stability" alone, "attention
-#: looks at every token", a 2/3 that is no budget), the latest blind figure (docs/qa_text.md); then studied
+#: looks at every token", a 2/3 that is no budget); then studied
 #: (98.3%, none at half): Nigerian Pidgin, no trust for an answer that says it does not know the rest.
+#: heldout_aq, the 43rd, was read once with the grader frozen after heldout_ap's study (25dbf25): 92.0% and 2
+#: wrong answers at half (RoPE's angles "added" in Patois, RoPE's Chinese name read as its rotation), the
+#: latest blind figure (docs/qa_text.md); then studied (99.4%, none at half): Jamaican Patois, pinyin beside
+#: characters, a comic duo's dialogue.
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -449,7 +453,7 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_ad": 0.95, "heldout_ae": 0.97,
              "heldout_af": 0.98, "heldout_ag": 0.98, "heldout_ah": 0.98, "heldout_ai": 0.98,
              "heldout_aj": 0.97, "heldout_ak": 0.96, "heldout_al": 0.93,
-             "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99, "heldout_ap": 0.98}
+             "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99, "heldout_ap": 0.98, "heldout_aq": 0.99}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -462,7 +466,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_ab": 0, "heldout_ac": 0,
                  "heldout_ad": 0, "heldout_ae": 0,
                  "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0, "heldout_ak": 0,
-                 "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0, "heldout_ap": 0}
+                 "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0, "heldout_ap": 0, "heldout_aq": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1271,3 +1275,24 @@ def test_a_goal_or_a_number_alone_states_no_idea(question: str, answer: str) -> 
 def test_n_by_n_comparisons_are_all_pairs_not_a_stored_matrix() -> None:
     verdict = grade(BANK.get("quadratic_cost"), "Because every token has to look at every other token, that's n × n comparisons.")
     assert verdict.fraction == 0.5, verdict.message("en")
+
+
+def test_jamaican_patois_reads_as_english_and_pinyin_gives_way_to_its_characters() -> None:
+    assert canonical("Dem swap di softmax fi a kernel, but it nuh di same as softmax an it train fi guess") == (
+        "they swap the softmax for a kernel, but it not the same as softmax and it train for guess")
+    assert canonical("huǎn cún（缓存）就变成四分之一，不是 jìn sì（近似）") == "缓存就变成四分之一,不是 近似"
+    # Without a Patois word, nothing is rewritten ("an" stays an article).
+    assert canonical("an attention map, dem") == "an attention map, dem"
+
+
+def test_a_comic_duo_s_keyword_list_is_still_a_list() -> None:
+    assert grade(BANK.get("linear_attention_trick"),
+                 "甲：核函数！乙：嗯。甲：结合律！乙：嗯。甲：RNN！线性！乙：您倒是说说怎么回事啊？").fraction == 0.0
+
+
+def test_the_name_of_rope_states_no_rotation_and_weight_matrices_are_no_score_matrix() -> None:
+    """"旋转位置编码" is RoPE's name, not a claim that q and k are rotated by position; an MLP's "d x 4d weight
+    matrices" are not the n × n attention weights."""
+    assert grade(BANK.get("rope_relative"), "旋转位置编码之中，注意力分数唯取决于查询与键之相对位置，此乃 RoPE 之妙。").fraction == 0.0
+    assert grade(BANK.get("quadratic_cost"),
+                 "The feed-forward block grows as d² in the model width, since its weight matrices are d x 4d.").fraction == 0.0

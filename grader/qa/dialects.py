@@ -1,7 +1,8 @@
 """Dialects and code-switched words in the standard words the rubrics are written in.
 
 Learners write Chinese as they speak it (Cantonese, Wu, Sichuanese, northern colloquial, Taiwan's terms) and
-English with words of their first language (Spanish, Hindi, Tagalog, Nigerian Pidgin, Scots). Each table below rewrites one of these
+English with words of their first language (Spanish, Hindi, Tagalog, Nigerian Pidgin, Jamaican Patois,
+Scots), and pinyin beside the characters they are not sure of. Each table below rewrites one of these
 into Mandarin or English, and applies only to an answer that carries one of its marks, so that a word
 another reading shares is left alone where the dialect is absent. :func:`standard_words` is one step of
 :func:`grader.qa.text.canonical`.
@@ -178,6 +179,19 @@ _PIDGIN = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in 
     (r"abeg|sha|abi|o(?=[,.!?]|$)", ""),
 )]
 
+# Jamaican Patois in an English answer ("it nuh di same as softmax", "train fi guess di next token").
+_PATOIS_MARK = re.compile(r"\b(?:di|nuh|haffi|inna|pon|yuh|seh|bredda|wid)\b")
+_PATOIS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
+    (r"nuh", "not"), (r"haffi", "have to"), (r"inna", "in"), (r"pon", "on"), (r"yuh", "you"), (r"seh", "say"),
+    (r"wid", "with"), (r"di", "the"), (r"dat", "that"), (r"(?:(?<=^)|(?<=[.;:!?] ))dem", "they"), (r"dem", "them"), (r"den", "then"), (r"fi", "for"),
+    (r"wah", "what"), (r"everyting", "everything"), (r"ting", "thing"), (r"bout", "about"), (r"jus", "just"),
+    (r"lef", "left"), (r"an(?= (?:[^aeiou\s]|(?:it|i|a|each|every|if|on|in|other|our|us)\b))", "and"), (r"mi", "my"), (r"bredda", "brother"), (r"mash up", "ruins"),
+)]
+
+# Pinyin written beside the characters by a learner not sure of them ("huǎn cún（缓存）"): the characters.
+_PINYIN_MARK = re.compile(r"[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]")
+_PINYIN = [(re.compile(r"(?:[a-zü]*[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ][a-zü]*\s*){1,4}\(\s*([\u3400-\u9fff]+)\s*\)"), r"\1")]
+
 # Scots in an English answer ("nae causal mask", "disnae ken the order o the words").
 _SCOTS_MARK = re.compile(r"\b(?:nae|disnae|dinnae|cannae|isnae|wouldnae|hale|tae|whit|afore|ken)\b")
 _SCOTS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
@@ -189,13 +203,14 @@ _SCOTS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
 #: Each dialect's (or tongue's) rewrites, applied to an answer that carries one of its marks.
 _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_WU_MARK, _WU), (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE),
              (_NORTHERN_MARK, _NORTHERN), (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN),
-             (_SPANISH_MARK, _SPANISH), (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG), (_PIDGIN_MARK, _PIDGIN), (_SCOTS_MARK, _SCOTS)]
+             (_SPANISH_MARK, _SPANISH), (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG), (_PIDGIN_MARK, _PIDGIN), (_PATOIS_MARK, _PATOIS),
+             (_SCOTS_MARK, _SCOTS), (_PINYIN_MARK, _PINYIN)]
 
 
 def standard_words(text: str) -> str:
     """Written Sichuanese, Wu, Cantonese, northern and spoken colloquial, and Taiwan's terms in Mandarin
-    words; the Spanish, Hindi, Tagalog, Pidgin and Scots words of an English answer in English (the rest
-    of ``text`` as it was)."""
+    words; the Spanish, Hindi, Tagalog, Pidgin, Patois and Scots words of an English answer in English;
+    pinyin beside characters dropped (the rest of ``text`` as it was)."""
     for mark, rewrites in _DIALECTS:
         if mark.search(text):
             for pattern, standard in rewrites:

@@ -571,7 +571,9 @@ _KEYWORD_REMARKS_ZH = (
     "记住就行", "记住就好", "记牢", "背下来就行", "背熟", "必背", "必考", "高频词", "高频考点", "考点",
     "整就完了", "就完事了?", "就这些", "就这么(?:些|多)",
     # social-media cheering
-    "收藏", "码住", "冲冲冲", "冲鸭", "姐妹们冲", "绝绝子", "yyds", "点赞", "亲", "哦", "啦",
+    "收藏", "码住", "冲冲冲", "冲鸭", "姐妹们冲", "绝绝子", "yyds", "点赞", "亲", "哦", "啦", "嗯",
+    # a comic duo's dialogue (甲：…乙：您倒是说说怎么回事啊？)
+    "倒是说说", "怎么回事",
     # a livestream seller's patter
     "家人们", "上链接", r"\d*上车", "闭眼入", "宝宝们", "老铁们?", "直播间", "冲就完了",
     # storyteller
@@ -593,9 +595,15 @@ _KEYWORD_REMARK = re.compile(f"{_REMARK_EDGE}(?:{'|'.join(_KEYWORD_REMARKS_ZH)})
 _TONE_TILDE = re.compile(r"(?<=[\u3400-\u9fff])[~～]+")
 
 
+# A speaker's label in a dialogue ("甲：核函数！乙：嗯。").
+_SPEAKER = re.compile(r"(?:^|(?<=[。.!?！？]))\s*[甲乙丙]\s*[:：]")
+
+
 def _without_decoration(answer: str) -> str:
-    """The answer without emoji, hashtags and remarks that it lists keywords (to tell a keyword list)."""
-    bare = _NUMBERING.sub(" ", _KEYWORD_REMARK.sub(" ", _HASHTAG.sub(" ", _EMOJI.sub(" ", _TONE_TILDE.sub(" ", answer)))))
+    """The answer without emoji, hashtags, speakers' labels and remarks that it lists keywords (to tell a
+    keyword list)."""
+    bare = _SPEAKER.sub(" ", _TONE_TILDE.sub(" ", answer))
+    bare = _NUMBERING.sub(" ", _KEYWORD_REMARK.sub(" ", _HASHTAG.sub(" ", _EMOJI.sub(" ", bare))))
     # What a removed remark leaves at either end ("同学们请注意，本节要点：最大值、…") is punctuation.
     return re.sub(r"\s+", " ", bare).strip(" .。…,，:：;；、—-")
 
