@@ -438,9 +438,12 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: looks at every token", a 2/3 that is no budget); then studied
 #: (98.3%, none at half): Nigerian Pidgin, no trust for an answer that says it does not know the rest.
 #: heldout_aq, the 43rd, was read once with the grader frozen after heldout_ap's study (25dbf25): 92.0% and 2
-#: wrong answers at half (RoPE's angles "added" in Patois, RoPE's Chinese name read as its rotation), the
-#: latest blind figure (docs/qa_text.md); then studied (99.4%, none at half): Jamaican Patois, pinyin beside
+#: wrong answers at half (RoPE's angles "added" in Patois, RoPE's Chinese name read as its rotation); then
+#: studied (99.4%, none at half): Jamaican Patois, pinyin beside
 #: characters, a comic duo's dialogue.
+#: heldout_ar, the 44th, was read once with the grader frozen after heldout_aq's study (9db199c): 90.9% and 1
+#: wrong answer at half (Post-LN's gradients "too small"), the latest blind figure (docs/qa_text.md); then
+#: studied (94.3%, none at half): what is left is a gardener's and a pilot's analogies.
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -453,7 +456,7 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_ad": 0.95, "heldout_ae": 0.97,
              "heldout_af": 0.98, "heldout_ag": 0.98, "heldout_ah": 0.98, "heldout_ai": 0.98,
              "heldout_aj": 0.97, "heldout_ak": 0.96, "heldout_al": 0.93,
-             "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99, "heldout_ap": 0.98, "heldout_aq": 0.99}
+             "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99, "heldout_ap": 0.98, "heldout_aq": 0.99, "heldout_ar": 0.94}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -466,7 +469,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_ab": 0, "heldout_ac": 0,
                  "heldout_ad": 0, "heldout_ae": 0,
                  "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0, "heldout_ak": 0,
-                 "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0, "heldout_ap": 0, "heldout_aq": 0}
+                 "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0, "heldout_ap": 0, "heldout_aq": 0, "heldout_ar": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1296,3 +1299,22 @@ def test_the_name_of_rope_states_no_rotation_and_weight_matrices_are_no_score_ma
     assert grade(BANK.get("rope_relative"), "旋转位置编码之中，注意力分数唯取决于查询与键之相对位置，此乃 RoPE 之妙。").fraction == 0.0
     assert grade(BANK.get("quadratic_cost"),
                  "The feed-forward block grows as d² in the model width, since its weight matrices are d x 4d.").fraction == 0.0
+
+
+def test_a_fill_value_of_minus_infinity_is_no_overflow() -> None:
+    """"掩码要填 −inf" answers another question; its "inf" is not exp overflowing to inf."""
+    assert grade(BANK.get("softmax_stability"), "掩码要填 −inf 而不是 0，因为 exp(0)=1 会分到权重。").fraction == 0.0
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("pre_ln_warmup", "Post-LN 梯度太小，所以需要预热把学习率先调大；Pre-LN 梯度大，训练更快。"),
+    ("why_positional", "因为 Transformer 有 RNN 结构，但 RNN 记不住太长的位置，所以要加位置编码帮它记忆。"),
+])
+def test_a_reversed_premise_cancels_the_idea_it_seems_to_state(question: str, answer: str) -> None:
+    assert grade(BANK.get(question), answer).fraction == 0.0
+
+
+def test_three_of_something_instead_of_two_is_not_negated_by_its_instead() -> None:
+    verdict = grade(BANK.get("swiglu_hidden_size"),
+                    "Same amount of soil but now three planters instead of two, so each gets two thirds of the size. Same soil in total.")
+    assert verdict.fraction == 1.0, verdict.message("en")
