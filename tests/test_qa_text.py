@@ -442,8 +442,11 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: studied (99.4%, none at half): Jamaican Patois, pinyin beside
 #: characters, a comic duo's dialogue.
 #: heldout_ar, the 44th, was read once with the grader frozen after heldout_aq's study (9db199c): 90.9% and 1
-#: wrong answer at half (Post-LN's gradients "too small"), the latest blind figure (docs/qa_text.md); then
+#: wrong answer at half (Post-LN's gradients "too small"); then
 #: studied (94.3%, none at half): what is left is a gardener's and a pilot's analogies.
+#: heldout_as, the 45th, was read once with the grader frozen after heldout_ar's study (261f4a4): 92.0% and 3
+#: wrong answers at half (a frozen maximum "never rescaled", RoPE as a sinusoid added to the embeddings and
+#: as T5's learned bias), the latest blind figure (docs/qa_text.md); then studied (96.3%, none at half).
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -456,7 +459,7 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_ad": 0.95, "heldout_ae": 0.97,
              "heldout_af": 0.98, "heldout_ag": 0.98, "heldout_ah": 0.98, "heldout_ai": 0.98,
              "heldout_aj": 0.97, "heldout_ak": 0.96, "heldout_al": 0.93,
-             "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99, "heldout_ap": 0.98, "heldout_aq": 0.99, "heldout_ar": 0.94}
+             "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99, "heldout_ap": 0.98, "heldout_aq": 0.99, "heldout_ar": 0.94, "heldout_as": 0.96}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -469,7 +472,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_ab": 0, "heldout_ac": 0,
                  "heldout_ad": 0, "heldout_ae": 0,
                  "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0, "heldout_ak": 0,
-                 "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0, "heldout_ap": 0, "heldout_aq": 0, "heldout_ar": 0}
+                 "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0, "heldout_ap": 0, "heldout_aq": 0, "heldout_ar": 0, "heldout_as": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1317,4 +1320,19 @@ def test_a_reversed_premise_cancels_the_idea_it_seems_to_state(question: str, an
 def test_three_of_something_instead_of_two_is_not_negated_by_its_instead() -> None:
     verdict = grade(BANK.get("swiglu_hidden_size"),
                     "Same amount of soil but now three planters instead of two, so each gets two thirds of the size. Same soil in total.")
+    assert verdict.fraction == 1.0, verdict.message("en")
+
+
+@pytest.mark.parametrize("answer", ["Because RoPE adds a sinusoid to the embeddings and the sines cancel out inside the softmax.",
+                                    "Because RoPE adds a learned relative-position bias to the score, like T5."])
+def test_rope_beliefs_from_other_position_schemes_are_named(answer: str) -> None:
+    assert grade(BANK.get("rope_relative"), answer).fraction == 0.0
+
+
+def test_what_an_approximation_gives_up_is_not_claimed_exact() -> None:
+    """"What it gives up is exact softmax attention" says it is not exact."""
+    verdict = grade(BANK.get("linear_attention_trick"),
+                    "It replaces the softmax with a kernel feature map, phi(q)·phi(k). By associativity phi(K)^T V is "
+                    "computed first, a d x d summary, so the cost is linear in n. What it gives up is exact softmax "
+                    "attention: the weights are no longer a softmax, less sharp.")
     assert verdict.fraction == 1.0, verdict.message("en")
