@@ -136,7 +136,8 @@ _HINGLISH = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english i
 # Tagalog affixes on English stems ("i-compute", "nag-o-overflow", "naso-save"), which are dropped.
 _TAGALOG_MARK = re.compile(r"\b(?:yung|kasi|naman|walang|hindi|niya|diba|talaga|ganun|siya|mga|ng|tapos|kaya|pero|lang)\b")
 _TAGALOG = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
-    (r"naka-([a-z]+?)e?", r"\1ed"), # a doubled first vowel ("na-aaverage") repeats the stem's first syllable, as Tagalog's aspect does
+    (r"naka-([a-z]+?)e?", r"\1ed"),
+    # a doubled first vowel after the affix ("na-aaverage") repeats the stem's first syllable, as Tagalog's aspect does
     (r"(?:nag|mag|na|ma|ina|ini|ico|ika|naso|nako|nagsh|pina|i)-(?:[a-z]{1,2}-)?(?!th\b)(?:([aeiou])(?=\1[a-z]{3}))?(?=[a-z])", ""),
     (r"(divides?|divided|dividing)( lang)? sa", r"\1\2 by"),
     (r"walang pakialam sa", "ignores"), (r"hindi (?:niya|nila|ko) (?:na )?(?:alam|maalala)|ewan(?: ko)?", "does not know"),
@@ -183,9 +184,11 @@ _PIDGIN = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in 
 _PATOIS_MARK = re.compile(r"\b(?:di|nuh|haffi|inna|pon|yuh|seh|bredda|wid)\b")
 _PATOIS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
     (r"nuh", "not"), (r"haffi", "have to"), (r"inna", "in"), (r"pon", "on"), (r"yuh", "you"), (r"seh", "say"),
-    (r"wid", "with"), (r"di", "the"), (r"dat", "that"), (r"(?:(?<=^)|(?<=[.;:!?] ))dem", "they"), (r"dem", "them"), (r"den", "then"), (r"fi", "for"),
+    (r"wid", "with"), (r"di", "the"), (r"dat", "that"), (r"(?:(?<=^)|(?<=[.;:!?] ))dem", "they"), (r"dem", "them"),
+    (r"den", "then"), (r"fi", "for"),
     (r"wah", "what"), (r"everyting", "everything"), (r"ting", "thing"), (r"bout", "about"), (r"jus", "just"),
-    (r"lef", "left"), (r"an(?= (?:[^aeiou\s]|(?:it|i|a|each|every|if|on|in|other|our|us)\b))", "and"), (r"mi", "my"), (r"bredda", "brother"), (r"mash up", "ruins"),
+    (r"lef", "left"), (r"an(?= (?:[^aeiou\s]|(?:it|i|a|each|every|if|on|in|other|our|us)\b))", "and"), (r"mi", "my"),
+    (r"bredda", "brother"), (r"mash up", "ruins"),
 )]
 
 # Pinyin written beside the characters by a learner not sure of them ("huǎn cún（缓存）"): the characters.
@@ -203,8 +206,8 @@ _SCOTS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
 #: Each dialect's (or tongue's) rewrites, applied to an answer that carries one of its marks.
 _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_WU_MARK, _WU), (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE),
              (_NORTHERN_MARK, _NORTHERN), (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN),
-             (_SPANISH_MARK, _SPANISH), (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG), (_PIDGIN_MARK, _PIDGIN), (_PATOIS_MARK, _PATOIS),
-             (_SCOTS_MARK, _SCOTS), (_PINYIN_MARK, _PINYIN)]
+             (_SPANISH_MARK, _SPANISH), (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG),
+             (_PIDGIN_MARK, _PIDGIN), (_PATOIS_MARK, _PATOIS), (_SCOTS_MARK, _SCOTS), (_PINYIN_MARK, _PINYIN)]
 
 
 def standard_words(text: str) -> str:
