@@ -11,7 +11,8 @@ Reads tests/qa_text/<split>/*.yaml (format: tests/qa_text/README.md), grades eve
 the grader ``grade qa`` uses, and prints the agreement (the verdict's label, from its score,
 equals the answer's label), the confusion between full / partial / zero, the wrong answers
 (misconception, inversion, keyword list, echo) given half the points or more, how many verdicts
-would go to an instructor's review, and the worst misses. Targets: agreement >= 95%, and no
+would go to an instructor's review, how many got full points on trust (grader/qa/text.py,
+TRUSTED_UNRECOGNISED) and how those were labelled, and the worst misses. Targets: agreement >= 95%, and no
 wrong answer at half or more. Exit 1 when a split holds no answer (nothing was measured).
 """
 
@@ -52,6 +53,9 @@ def report(split: str, graded: list, worst: int) -> None:
     review = [g for g in graded if g.confidence < REVIEW_BELOW]
     print(f"sent to review (confidence < {REVIEW_BELOW}): {_pct(len(review), len(graded))};"
           f" agreement among them {_pct(sum(g.agrees for g in review), len(review))}")
+    trusted = Counter(g.answer.label for g in graded if g.on_trust)
+    print(f"full points on trust (ideas in words no phrasing read, sent to review): {sum(trusted.values())};"
+          f" labelled " + ", ".join(f"{label} {trusted[label]}" for label in LABELS))
     counts = Counter((g.answer.label, g.predicted) for g in graded)
     print("confusion (rows: label, columns: verdict)")
     print("           " + "".join(f"{p:>9}" for p in LABELS))
@@ -115,6 +119,9 @@ def main() -> None:
         report(split, graded, args.worst)
     require(bool(everything), "no labelled answer was graded")
     print(f"\noverall agreement {100 * agreement(everything):.1f}% over {len(everything)} answers")
+    trusted = Counter(g.answer.label for g in everything if g.on_trust)
+    print(f"overall full points on trust: {sum(trusted.values())}; labelled "
+          + ", ".join(f"{label} {trusted[label]}" for label in LABELS))
     if args.timing:
         timing(args.timing, args.baseline.resolve() if args.baseline else None)
 

@@ -14,7 +14,7 @@ from grader.bank import ProblemBank
 from grader.errors import SpecError
 from grader.qa.bank import load_bank
 from grader.qa.grading import grade
-from grader.qa.labelled import SPLITS, UNREAD, agreement, grade_set, load_set
+from grader.qa.labelled import SPLITS, UNREAD, LabelledAnswer, agreement, grade_set, load_set
 from grader.qa.text import canonical, judge
 
 BANK = load_bank(ProblemBank().get("qa").folder)
@@ -606,6 +606,16 @@ def test_an_answer_that_says_much_more_on_the_subject_gets_the_missing_idea_on_t
     assert verdict.fraction == 1.0 and verdict.needs_review and "text_doubt_on_trust" in verdict.doubts
     assert [c.id for c in verdict.missing] == ["gradients"]
     assert "on trust" in verdict.message("en") and "暂给满分" in verdict.message("zh")
+
+
+def test_the_benchmark_counts_the_answers_given_full_points_on_trust() -> None:
+    """bench_qa_text.py reports how many answers got full points on trust and how they were labelled:
+    grade_set marks those verdicts, and only those."""
+    trusting = _TWO_IDEAS + (", and then backprop sees a flat surface: the learning signal reaching the query and key "
+                             "projections fades and those weights hardly update during training.")
+    answers = [LabelledAnswer("explain_sqrt_dk", text, "en", label, "paraphrase", "", f"t [{i}]")
+               for i, (text, label) in enumerate([(trusting, "full"), (_TWO_IDEAS + ".", "partial")])]
+    assert [g.on_trust for g in grade_set(answers, BANK)] == [True, False]
 
 
 def test_filler_a_wrong_claim_or_a_short_answer_earns_nothing_on_trust() -> None:

@@ -123,6 +123,7 @@ class Graded:
     fraction: float
     confidence: float
     message: str
+    on_trust: bool = False  # full points given on trust for ideas no phrasing recognised (sent to review)
 
     @property
     def predicted(self) -> str:
@@ -153,7 +154,8 @@ def grade_set(answers: list[LabelledAnswer], bank: QuestionBank) -> list[Graded]
     out = []
     for answer in answers:
         verdict = grade(bank.get(answer.question), answer.text)
-        out.append(Graded(answer, verdict.fraction, verdict.confidence, verdict.message(answer.lang)))
+        on_trust = "text_doubt_on_trust" in verdict.doubts
+        out.append(Graded(answer, verdict.fraction, verdict.confidence, verdict.message(answer.lang), on_trust))
     return out
 
 
