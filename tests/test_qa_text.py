@@ -446,7 +446,11 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: studied (94.3%, none at half): what is left is a gardener's and a pilot's analogies.
 #: heldout_as, the 45th, was read once with the grader frozen after heldout_ar's study (261f4a4): 92.0% and 3
 #: wrong answers at half (a frozen maximum "never rescaled", RoPE as a sinusoid added to the embeddings and
-#: as T5's learned bias), the latest blind figure (docs/qa_text.md); then studied (96.3%, none at half).
+#: as T5's learned bias); then studied (96.3%, none at half).
+#: heldout_at, the 46th, was read once with the grader frozen after heldout_as's study (4849152): 94.6% and no
+#: wrong answer at half, the latest blind figure (docs/qa_text.md); then studied (98.9%, none at half): ideas
+#: read only inside a misconception's words, what would happen without the cache or the mask, a query that
+#: reads "them", a thing that does what its name says.
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -459,7 +463,8 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_ad": 0.95, "heldout_ae": 0.97,
              "heldout_af": 0.98, "heldout_ag": 0.98, "heldout_ah": 0.98, "heldout_ai": 0.98,
              "heldout_aj": 0.97, "heldout_ak": 0.96, "heldout_al": 0.93,
-             "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99, "heldout_ap": 0.98, "heldout_aq": 0.99, "heldout_ar": 0.94, "heldout_as": 0.96}
+             "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99, "heldout_ap": 0.98, "heldout_aq": 0.99, "heldout_ar": 0.94, "heldout_as": 0.96,
+             "heldout_at": 0.98}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -472,7 +477,8 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_ab": 0, "heldout_ac": 0,
                  "heldout_ad": 0, "heldout_ae": 0,
                  "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0, "heldout_ak": 0,
-                 "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0, "heldout_ap": 0, "heldout_aq": 0, "heldout_ar": 0, "heldout_as": 0}
+                 "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0, "heldout_ap": 0, "heldout_aq": 0, "heldout_ar": 0, "heldout_as": 0,
+                 "heldout_at": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1346,3 +1352,40 @@ def test_what_an_approximation_gives_up_is_not_claimed_exact() -> None:
                     "computed first, a d x d summary, so the cost is linear in n. What it gives up is exact softmax "
                     "attention: the weights are no longer a softmax, less sharp.")
     assert verdict.fraction == 1.0, verdict.message("en")
+
+
+def test_ideas_read_only_inside_a_misconception_are_not_stated() -> None:
+    """"ALiBi learns a bias for every distance" names a distance bias, but as the misconception (a learned
+    per-distance table): an answer whose every idea lies inside such words states no right idea."""
+    verdict = grade(BANK.get("alibi_bias"), "ALiBi learns a bias for every distance up to the training length, and for "
+                                            "longer sequences it interpolates between them.")
+    assert verdict.fraction == 0.0 and verdict.mistake == "alibi_is_t5_bias" and not verdict.found
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    # "不遮住的话 ……" and "那不就是抄答案嘛" (a rhetorical question, no negation) state the danger the mask prevents
+    ("causal_mask_purpose", "训练时所有位置一起并行算，不遮住的话第 i 个位置就看到第 i+1 个词，那不就是抄答案嘛。"
+                            "遮起来以后跟生成的时候一样，生成时后面的词本来就还没有。"),
+    # "不存的话 ……", "没有缓存时，……": what would happen without the cache
+    ("kv_cache_purpose", "之前的 K 和 V 算过一次就存起来接着用。不存的话每生成一个词都要把前面所有词的 K、V 重算一遍。"
+                         "存了以后每一步只算新来的那个词。"),
+    ("kv_cache_purpose", "没有缓存时，每生成一个词都要把前面所有的词重新算一遍；有了缓存，旧的 K、V 存着直接复用，每步只算新词元。"),
+])
+def test_what_would_happen_without_it_is_the_danger_it_prevents(question: str, answer: str) -> None:
+    verdict = grade(BANK.get(question), answer)
+    assert verdict.fraction == 1.0, verdict.message("zh")
+
+
+def test_a_query_that_reads_them_leaves_the_claim_about_keys_and_values() -> None:
+    """"Every new query still has to scan them": the query is the agent, the keys and values (them) are what
+    the claim is about, so it is not the idea said of the wrong subject."""
+    verdict = grade(BANK.get("kv_cache_why_not_queries"),
+                    "Keys and values are the records in the crate: every new query still has to scan them. "
+                    "So cache K and V, and throw away q after its step.")
+    assert verdict.fraction == 1.0, verdict.message("en")
+
+
+@pytest.mark.parametrize("answer", ["主诉：Transformer 需要位置编码。现病史：因为 Transformer 需要知道位置。诊断：位置编码提供位置。",
+                                    "Transformers need positional encoding, because positional encoding gives the position."])
+def test_a_thing_that_does_what_its_name_says_states_nothing(answer: str) -> None:
+    assert grade(BANK.get("why_positional"), answer).fraction == 0.0

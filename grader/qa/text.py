@@ -245,7 +245,7 @@ _NEGATION_EN = re.compile(
     r"\b(?:not|no|never|none|neither|nor|cannot|hardly)\b|n't\b|\binstead of\b|\brather than\b"
 )
 _NEGATION_ZH = re.compile(
-    r"(?<!差)不(?!同|仅|断|变|但|管|过|少|只|必[要然]|久|论|停|然)|没有?|未(?!来|知)|并非|非(?!常|线性)|无(?!法|关|穷|论|限|数|疑)|别(?!的|人)"
+    r"(?<!差)不(?!同|仅|断|变|但|管|过|少|只|必[要然]|久|论|停|然|就)|没有?|未(?!来|知)|并非|非(?!常|线性)|无(?!法|关|穷|论|限|数|疑)|别(?!的|人)"
 )
 _FRAME = re.compile(
     r"\b(?:so|to|in order to|prevent\w*|avoid\w*|stop\w*|keep\w*|lest|otherwise|else|ensur\w*|make sure|"
@@ -627,9 +627,12 @@ def _known(text: str) -> str:
 
 
 # A claim that gives itself as its own reason ("通过减小 KV 缓存来减小 KV 缓存", "代价就是付出了代价", "it reduces the
-# cache by reducing the cache") says nothing.
+# cache by reducing the cache"), or says a thing does what its name says, says nothing.
 _TAUTOLOGY = re.compile(r"通过\s*([^。；;,]{2,20}?)\s*来\s*\1|代价(?:就)?是(?:付出了?)?(?:一些|一定的?|些)?代价"
-                        r"|\b(\w{3,}?)(?:es|s)?\s+([\w -]{2,30}?)\s+by\s+\2(?:ing|es|s)?\s+\3\b")
+                        r"|\b(\w{3,}?)(?:es|s)?\s+([\w -]{2,30}?)\s+by\s+\2(?:ing|es|s)?\s+\3\b"
+                        # "位置编码提供位置", "positional encoding gives the position": the name, repeated
+                        r"|([\u4e00-\u9fff]{2})(?:编码|嵌入)\s*(?:就是)?(?:用来)?(?:提供|给出|带来)了?\s*\4(?=\s*(?:[。；;,.!！]|$))"
+                        r"|\bposition(?:al)?\s+(?:encodings?|embeddings?)\s+(?:provides?|gives?)\s+(?:the\s+)?positions?(?=\s*(?:[.;,!]|$))")
 
 
 def judge(question: Question, raw: str) -> Judgement:
@@ -693,6 +696,7 @@ def judge(question: Question, raw: str) -> Judgement:
             result.missing.append(concept)
             if any(m.negated and not m.echo for m in matches):
                 result.doubt("text_doubt_negated", 0.5)
+    mistaken: list[tuple[int, int]] = []  # where the answer asserts a named mistake
     for wrong in question.mistakes:
         mentioned = find(wrong.en + wrong.zh, answer, asked, renamed)
         hits = asserted(mentioned, allow_frame=False)
@@ -704,6 +708,13 @@ def judge(question: Question, raw: str) -> Judgement:
             result.mistake = result.mistake or wrong.mistake
             covered += [(m.start, m.end) for m in hits]
             wrong_sentences |= {_sentence_start(answer, m.start, limit=400) for m in hits}
+            mistaken += [(m.start, m.end) for m in hits]
+    # An answer whose every idea is read inside the words of its misconception ("ALiBi learns a bias for
+    # every distance") states no right idea: those words say the wrong thing.
+    if result.found and all(any(start <= m.start and m.end <= end for start, end in mistaken)
+                            for concept in result.found for m in evidence[concept.id]):
+        result.missing = [c for c in concepts if c in result.missing or c in result.found]
+        result.found = []
 
     result.fraction = sum(c.points for c in result.found) / total
     if result.mistake or result.inverted:
@@ -790,7 +801,7 @@ def _benefit_of_doubt(result: Judgement, concepts: list[Concept], on_topic: int)
 # opposite of what the thing achieves, said so, is right. (The opposite of a danger idea, "otherwise the
 # gradients explode", stays wrong.)
 _HYPOTHETICAL = re.compile(
-    r"(?:没有?|不加|不用|去掉|拿掉)[^。；;,]{1,12}的话|(?:如果|要是|若|假如|假设)(?:没有|不加|不用|去掉|不存|不缓存|不|没)|否则|不然"
+    r"(?:没有?|不加|不用|去掉|拿掉)[^。；;,]{1,12}的话|(?:不遮|不挡|不屏蔽|不盖|不掩|不mask|不存|不缓存|不保存)[^。；;,]{0,12}的话|(?:没有?|不用|不加|去掉|拿掉)\s*(?:kv\s*)?(?:缓存|cache|掩码|mask)\s*(?:时|的时候|时候)?\s*[:：,，]|(?:如果|要是|若|假如|假设)(?:没有|不加|不用|去掉|不存|不缓存|不|没)|否则|不然"
     # "Without the cache, ...", "without it we ...": fronted, at the start of a sentence or after a comma
     # ("it trains stably without warm-up, ..." only says how it trains).
     r"|(?:^|[,;:]\s*)without\s+(?:it|them|this|that|the\s+[\w-]+(?:\s+[\w-]+)?|an?\s+[\w-]+(?:\s+[\w-]+)?|[\w-]+(?:\s+[\w-]+)?)"
@@ -827,6 +838,12 @@ _JOINED_BEFORE = re.compile(r"(?:与|和|跟|同)\s*$")
 _AGENT_BEFORE = re.compile(r"(?:\bby|\b(?:that|which)(?=\s+(?:every|each|all|any)\b))\s+(?:(?:every|each|all|any|the|later|future|subsequent|new|next|following|upcoming|other)\s+)*$|被\s*(?:(?:之后|后面|以后|后来|其后|后续)的?)?\s*(?:每一?个|每一?步的?|所有的?|各个?)?\s*$"
                            # "为其后每一查询所读取" (为…所…, the written passive); not 因为, 作为, 认为…
                            r"|(?<![因作成认称以视行较更最])为\s*(?:(?:其后|之后|以后|后续|此后)的?\s*(?:每一?个?|每一?步的?|所有的?|各个?)?|每一?个?|每一?步的?|所有的?|各个?)\s*$")
+# ... or of an operation on something else, named by a pronoun ("every new query still has to scan them",
+# "之后的查询还要用它们"): the pronoun's referent is what the claim is about.
+_AGENT_AFTER = re.compile(
+    r"\s*(?:\([^)]{0,20}\)\s*)?(?:(?:still|also|again|all|then)\s+)*(?:needs?|has to|have to|must|will|would|can|)\s*"
+    r"(?:scan|read|use|consult|search|attend to|look at|see|check|go through|need)s?\s+(?:all\s+(?:of\s+)?)?(?:them|those|these)\b"
+    r"|\s*(?:还|也|都|仍|又|再)*(?:要|得|需要|会)?\s*(?:用|读|看|查|扫|翻|关注)\s*(?:它们|这些|那些)")
 _BOTH_AFTER = re.compile(r"\s*(?:(?:也|其实|实际上)?(?:都|均)|两者|二者|一样|同样)")
 
 
@@ -842,7 +859,7 @@ def _mentions(question: Question, answer: str) -> list[tuple[int, int, str]]:
                 set_aside = _CONTRAST_BEFORE.search(before) and not joined
                 # Named as the agent of a passive ("read by every later query", "被查询读取") or of a relative
                 # clause ("entries that every later query consults") it is not the subject.
-                agent = _AGENT_BEFORE.search(answer[max(0, m.start() - 48):m.start()])
+                agent = _AGENT_BEFORE.search(answer[max(0, m.start() - 48):m.start()]) or _AGENT_AFTER.match(answer, m.end())
                 if m.end() > m.start() and not set_aside and not agent and not _OPERATION_BEFORE.search(before):
                     mentions.append((m.start(), m.end(), name))
     return sorted(mentions)
