@@ -448,9 +448,12 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: wrong answers at half (a frozen maximum "never rescaled", RoPE as a sinusoid added to the embeddings and
 #: as T5's learned bias); then studied (96.3%, none at half).
 #: heldout_at, the 46th, was read once with the grader frozen after heldout_as's study (4849152): 94.6% and no
-#: wrong answer at half, the latest blind figure (docs/qa_text.md); then studied (98.9%, none at half): ideas
-#: read only inside a misconception's words, what would happen without the cache or the mask, a query that
-#: reads "them", a thing that does what its name says.
+#: wrong answer at half; then studied (98.9%, none at half): ideas read only inside a misconception's words,
+#: what would happen without the cache or the mask, a query that reads "them", a thing that does what its
+#: name says.
+#: heldout_au, the 47th, was read once with the grader frozen after heldout_at's study (38064cd): 96.0% and 2
+#: wrong answers at half (a newsreader's keyword list, RoPE as a sinusoid added to the embeddings in Chinese),
+#: the latest blind figure (docs/qa_text.md); then studied (99.7%, none at half).
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -464,7 +467,7 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_af": 0.98, "heldout_ag": 0.98, "heldout_ah": 0.98, "heldout_ai": 0.98,
              "heldout_aj": 0.97, "heldout_ak": 0.96, "heldout_al": 0.93,
              "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99, "heldout_ap": 0.98, "heldout_aq": 0.99, "heldout_ar": 0.94, "heldout_as": 0.96,
-             "heldout_at": 0.98}
+             "heldout_at": 0.98, "heldout_au": 0.99}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -478,7 +481,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_ad": 0, "heldout_ae": 0,
                  "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0, "heldout_ak": 0,
                  "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0, "heldout_ap": 0, "heldout_aq": 0, "heldout_ar": 0, "heldout_as": 0,
-                 "heldout_at": 0}
+                 "heldout_at": 0, "heldout_au": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1389,3 +1392,15 @@ def test_a_query_that_reads_them_leaves_the_claim_about_keys_and_values() -> Non
                                     "Transformers need positional encoding, because positional encoding gives the position."])
 def test_a_thing_that_does_what_its_name_says_states_nothing(answer: str) -> None:
     assert grade(BANK.get("why_positional"), answer).fraction == 0.0
+
+
+def test_a_newsreader_s_keyword_list_is_still_a_list() -> None:
+    verdict = grade(BANK.get("encoder_vs_decoder"), "广大观众朋友们，本台关键词：双向、单向、掩码、MLM、自回归、下一句预测、Transformer。")
+    assert verdict.fraction == 0.0 and verdict.notes == [("text_keywords", {})]
+
+
+def test_two_thirds_of_4d_restates_the_question_and_is_no_budget() -> None:
+    """"Take 2/3 of 4d" is what the question asks about; only the reason (same parameters) is the idea."""
+    verdict = grade(BANK.get("swiglu_hidden_size"), "Because SwiGLU has an extra gate matrix, so three matrices and not "
+                                                    "two. Then you take 2/3 of 4d, I think for a nice size.")
+    assert verdict.fraction == 0.5 and [c.id for c in verdict.missing] == ["same_budget"]

@@ -581,6 +581,8 @@ _KEYWORD_REMARKS_ZH = (
     # course outline and notices
     "核心要点", "要点", "重点", "关键点", "知识点", r"第[一二三四五六七八九十\d]+讲",
     "各位同学", "同学们", "请注意", "特此通知", "本题", "本节", "大家好",
+    # a newsreader's script
+    "观众朋友们", "听众朋友们", "本台",
 )
 _KEYWORD_REMARKS_EN = (
     r"\b(?:key ?words?|buzzwords?)\s*(?:are|:)?", r"\bthat'?s (?:it|all)\b", r"\b(?:save this|bookmark(?: this)?|must[- ]knows?)\b",
