@@ -453,7 +453,11 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: name says.
 #: heldout_au, the 47th, was read once with the grader frozen after heldout_at's study (38064cd): 96.0% and 2
 #: wrong answers at half (a newsreader's keyword list, RoPE as a sinusoid added to the embeddings in Chinese),
-#: the latest blind figure (docs/qa_text.md); then studied (99.7%, none at half).
+#: then studied (99.7%, none at half).
+#: heldout_av, the 48th, was read once with the grader frozen after heldout_au's study (6e6fc01): 95.2% and 3
+#: wrong answers at half (a keyword list closed by "宝宝哭了先这样", RoPE's angle "fixed, independent of the
+#: position", 8d/3 from the activation's gain), the latest blind figure (docs/qa_text.md); then studied (99.4%,
+#: none at half).
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -467,7 +471,7 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_af": 0.98, "heldout_ag": 0.98, "heldout_ah": 0.98, "heldout_ai": 0.98,
              "heldout_aj": 0.97, "heldout_ak": 0.96, "heldout_al": 0.93,
              "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99, "heldout_ap": 0.98, "heldout_aq": 0.99, "heldout_ar": 0.94, "heldout_as": 0.96,
-             "heldout_at": 0.98, "heldout_au": 0.99}
+             "heldout_at": 0.98, "heldout_au": 0.99, "heldout_av": 0.99}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -481,7 +485,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_ad": 0, "heldout_ae": 0,
                  "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0, "heldout_ak": 0,
                  "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0, "heldout_ap": 0, "heldout_aq": 0, "heldout_ar": 0, "heldout_as": 0,
-                 "heldout_at": 0, "heldout_au": 0}
+                 "heldout_at": 0, "heldout_au": 0, "heldout_av": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1404,3 +1408,23 @@ def test_two_thirds_of_4d_restates_the_question_and_is_no_budget() -> None:
     verdict = grade(BANK.get("swiglu_hidden_size"), "Because SwiGLU has an extra gate matrix, so three matrices and not "
                                                     "two. Then you take 2/3 of 4d, I think for a nice size.")
     assert verdict.fraction == 0.5 and [c.id for c in verdict.missing] == ["same_budget"]
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("encoder_vs_decoder", "双向 单向 MLM 下三角 next token 预训练……宝宝哭了先这样"),  # called away mid-list
+    # a likeness that only announces the list, and an article before each item
+    ("linear_attention_trick", "Kind of like a colour formula: the kernel, the associativity, the d×d, the RNN, the quality. "
+                               "That's the recipe hun."),
+])
+def test_a_list_is_still_a_list_when_called_away_or_announced_by_a_likeness(question: str, answer: str) -> None:
+    verdict = grade(BANK.get(question), answer)
+    assert verdict.fraction == 0.0 and verdict.notes == [("text_keywords", {})]
+
+
+def test_a_guess_asked_as_a_question_is_not_a_claim() -> None:
+    """"Maybe −1e9 also NaNs?" asks; it does not assert the opposite of an idea."""
+    question = BANK.get("mask_fill_value")
+    asked = judge(question, "With −inf a fully masked row gives NaN, because it is 0/0. The rest is fuzzy, maybe −1e9 also NaNs?")
+    claimed = judge(question, "With −inf a fully masked row gives NaN, because it is 0/0. And −1e9 also gives NaN.")
+    assert asked.fraction == pytest.approx(1 / 3) and not asked.inverted
+    assert [c.id for c in claimed.inverted] == ["large_gives_uniform"]

@@ -282,6 +282,17 @@ def _reported(text: str, position: int) -> bool:
         and ":" not in text[frames[-1].end() + 3:position]
 
 
+_GUESS = re.compile(r"\b(?:maybe|perhaps|possibly)\b|也许|或许|说不定")
+_QUESTION_END = re.compile(r"[?？]")
+
+
+def _guessed(text: str, position: int) -> bool:
+    """Whether ``position`` lies in a sentence that guesses and ends in a question mark ("maybe X?")."""
+    start = _sentence_start(text, position, limit=200)
+    end = _SENTENCE_END.search(text, position)
+    return bool(end and _QUESTION_END.match(text, end.start()) and _GUESS.search(text, start, position))
+
+
 def _clause_start(text: str, position: int) -> int:
     start = 0
     for boundary in _CLAUSE_END.finditer(text, 0, position):
@@ -491,6 +502,8 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
             or any("=" in i and not (long_list and _definition(i)) for i in items)):
         return False
     separated = len(items) >= 3  # "keys, values, cache, reuse": a word alone relates nothing
+    if separated:  # ... nor does an article before each ("the kernel, the associativity, the RNN")
+        items = [re.sub(r"^(?:the|an?)\s+(?=\S+(?:\s+\S+)?$)", "", item) for item in items]
     spaced = len(items) == 1
     if spaced:
         items = answer.strip(" .。!！").split()
@@ -583,9 +596,11 @@ _KEYWORD_REMARKS_ZH = (
     "各位同学", "同学们", "请注意", "特此通知", "本题", "本节", "大家好",
     # a newsreader's script
     "观众朋友们", "听众朋友们", "本台",
+    # called away ("宝宝哭了先这样")
+    "先这样", r"(?:宝宝|娃|孩子)(?:哭了|醒了|叫我了?)",
 )
 _KEYWORD_REMARKS_EN = (
-    r"\b(?:key ?words?|buzzwords?)\s*(?:are|:)?", r"\bthat'?s (?:it|all)\b", r"\b(?:save this|bookmark(?: this)?|must[- ]knows?)\b",
+    r"\b(?:key ?words?|buzzwords?)\s*(?:are|:)?", r"\bthat'?s (?:it|all|the recipe|the lot)\b", r"\b(?:save this|bookmark(?: this)?|must[- ]knows?)\b",
     # a contract's boilerplate
     r"\b(?:whereas|hereby|hereinafter|notwithstanding)\b", r"\bthe part(?:y|ies)(?:'s)?(?: (?:attends|refers|relates) to)?\b",
 )
@@ -619,6 +634,9 @@ def _asked(text: str) -> frozenset[str]:
 _REPORTING = re.compile(r"\b(?:states?|says?|declares?|submits?|holds?|stipulates?|acknowledges?|affirms?|asserts?|agrees?|notes?)\s+that\b")
 
 _HEADING = re.compile(r"[^:,.;。]{1,24}:\s*")
+# A likeness announced before a colon ("kind of like a colour formula:", "就像做菜：") says nothing of what follows.
+_ANALOGY_HEADING = re.compile(r"(?:it'?s\s+|this\s+is\s+)?(?:kind of\s+|sort of\s+|a bit\s+|just\s+)?like\s+(?:a|an|the|my|your)\s+[\w' -]{1,30}:\s*"
+                              r"|(?:这)?就?(?:像|好比|如同)[\u3400-\u9fff]{1,10}[:：]\s*")
 # A heading that says something of its words ("the mask is: …") starts an answer, not a list.
 _HEADING_RELATION_EN = re.compile(r"\b(?:is|are|means|does|do)\b")
 
@@ -654,6 +672,9 @@ def judge(question: Question, raw: str) -> Judgement:
     if ((heading := _HEADING.match(bare)) and not (content(heading.group(0)) - asked - renamed)
             and not _RELATION_ZH.search(heading.group(0)) and not _HEADING_RELATION_EN.search(heading.group(0))):
         bare = bare[heading.end():]
+    # ... and so does a likeness that only announces it ("kind of like a colour formula: the kernel, …").
+    elif analogy := _ANALOGY_HEADING.match(bare):
+        bare = bare[analogy.end():]
     if len(bare) <= _LONGEST_LIST and is_keyword_list(bare, _known(
             " ".join([question.question.en, question.question.zh, *question.answer.values(),
                       *(c.label.en + " " + c.label.zh for c in concepts)]))):
@@ -666,8 +687,10 @@ def judge(question: Question, raw: str) -> Judgement:
     wrong_sentences: set[int] = set()
     for concept in concepts:
         matches = find(concept.en + concept.zh, answer, asked, renamed)
-        # The question's own words rearranged the wrong way ("prefill is memory-bound") are no echo.
-        against = [m for m in find(concept.against.en + concept.against.zh, answer, asked, renamed) if not m.negated]
+        # The question's own words rearranged the wrong way ("prefill is memory-bound") are no echo; a
+        # guess asked as a question ("maybe −1e9 also NaNs?") claims nothing.
+        against = [m for m in find(concept.against.en + concept.against.zh, answer, asked, renamed)
+                   if not m.negated and not _guessed(answer, m.start)]
         if not concept.danger:
             # Its opposite said of what would happen without the thing asked about states the idea.
             supposed = [m for m in against if _hypothetical(answer, m.start)]
