@@ -456,8 +456,10 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: then studied (99.7%, none at half).
 #: heldout_av, the 48th, was read once with the grader frozen after heldout_au's study (6e6fc01): 95.2% and 3
 #: wrong answers at half (a keyword list closed by "宝宝哭了先这样", RoPE's angle "fixed, independent of the
-#: position", 8d/3 from the activation's gain), the latest blind figure (docs/qa_text.md); then studied (99.4%,
-#: none at half).
+#: position", 8d/3 from the activation's gain); then studied (99.4%, none at half).
+#: heldout_aw, the 49th, was read once with the grader frozen after heldout_av's study (7abb616): 94.6% and 2
+#: wrong answers at half (a keyword list closed by "that kind lor", linear attention's output "the same as
+#: normal attention"), the latest blind figure (docs/qa_text.md); then studied (99.1%, none at half).
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -471,7 +473,8 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_af": 0.98, "heldout_ag": 0.98, "heldout_ah": 0.98, "heldout_ai": 0.98,
              "heldout_aj": 0.97, "heldout_ak": 0.96, "heldout_al": 0.93,
              "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99, "heldout_ap": 0.98, "heldout_aq": 0.99, "heldout_ar": 0.94, "heldout_as": 0.96,
-             "heldout_at": 0.98, "heldout_au": 0.99, "heldout_av": 0.99}
+             "heldout_at": 0.98, "heldout_au": 0.99, "heldout_av": 0.99,
+             "heldout_aw": 0.99}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -485,7 +488,8 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_ad": 0, "heldout_ae": 0,
                  "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0, "heldout_ak": 0,
                  "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0, "heldout_ap": 0, "heldout_aq": 0, "heldout_ar": 0, "heldout_as": 0,
-                 "heldout_at": 0, "heldout_au": 0, "heldout_av": 0}
+                 "heldout_at": 0, "heldout_au": 0, "heldout_av": 0,
+                 "heldout_aw": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1428,3 +1432,21 @@ def test_a_guess_asked_as_a_question_is_not_a_claim() -> None:
     claimed = judge(question, "With −inf a fully masked row gives NaN, because it is 0/0. And −1e9 also gives NaN.")
     assert asked.fraction == pytest.approx(1 / 3) and not asked.inverted
     assert [c.id for c in claimed.inverted] == ["large_gives_uniform"]
+
+
+def test_trinidadian_english_and_negative_concord_are_read_as_english() -> None:
+    """"doh" is "don't", "de" is "the", and "not no approximation" is one negation, not two."""
+    assert canonical("shiftin all de inputs by de same constant doh change softmax") == \
+        "shiftin all the inputs by the same constant don't change softmax"
+    verdict = grade(BANK.get("flash_what_it_saves"),
+                    "It saves trips to the slow HBM: Q, K, V go in tiles through the fast on-chip SRAM and the n×n "
+                    "score matrix is never written out, so memory grows linearly. The answer is exact, not no approximation.")
+    assert verdict.fraction == 1.0, verdict.message("en")
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("flash_online_softmax", "online softmax, tiling, SRAM, block, max... that kind lor."),
+    ("kv_cache_purpose", "KV cache is a cache for K and V lah, so autoregressive generation become faster."),
+])
+def test_a_list_closed_by_that_kind_or_a_cache_named_for_what_it_caches_states_nothing(question: str, answer: str) -> None:
+    assert grade(BANK.get(question), answer).fraction == 0.0

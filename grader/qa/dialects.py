@@ -2,9 +2,9 @@
 
 Learners write Chinese as they speak it (Cantonese, Wu, Sichuanese, northern colloquial, Taiwan's terms) and
 English with words of their first language (Spanish, Hindi, Tagalog, Nigerian Pidgin, Jamaican Patois,
-Scots), and pinyin beside the characters they are not sure of. Each table below rewrites one of these
-into Mandarin or English, and applies only to an answer that carries one of its marks, so that a word
-another reading shares is left alone where the dialect is absent. :func:`standard_words` is one step of
+Scots, Trinidadian), and pinyin beside the characters they are not sure of. Each table below rewrites one
+of these into Mandarin or English, and applies only to an answer that carries one of its marks, so that a
+word another reading shares is left alone where the dialect is absent. :func:`standard_words` is one step of
 :func:`grader.qa.text.canonical`.
 """
 
@@ -191,6 +191,17 @@ _PATOIS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in 
     (r"bredda", "brother"), (r"mash up", "ruins"),
 )]
 
+# Trinidadian English ("shiftin all de inputs by de same constant doh change softmax", "it cyah see de future").
+_TRINI_MARK = re.compile(r"\b(?:doh|allyuh|cyah|cyan|dat)\b|\bde\b(?=.*\bde\b)")
+_TRINI = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
+    (r"doh", "don't"), (r"cyah|cyan", "can't"), (r"allyuh", "you all"), (r"de", "the"), (r"dat", "that"),
+    (r"(?:(?<=^)|(?<=[.;:!?] ))dem", "they"), (r"dem", "them"), (r"dey", "they"), (r"wah", "what"), (r"ting", "thing"),
+)]
+
+# Negative concord, in many Englishes ("exact, not no approximation", "it doh need no warm-up"): one negation.
+_CONCORD_MARK = re.compile(r"\b(?:not|don't|doesn't|didn't|never|nuh|doh)\s+(?:\w+\s+)?no\b")
+_CONCORD = [(re.compile(r"\b(not|don't|doesn't|didn't|never|nuh|doh)(\s+(?:\w+\s+)?)no\b"), r"\1\2any")]
+
 # Pinyin written beside the characters by a learner not sure of them ("huǎn cún（缓存）"): the characters.
 _PINYIN_MARK = re.compile(r"[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]")
 _PINYIN = [(re.compile(r"(?:[a-zü]*[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ][a-zü]*\s*){1,4}\(\s*([\u3400-\u9fff]+)\s*\)"), r"\1")]
@@ -207,13 +218,14 @@ _SCOTS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
 _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_WU_MARK, _WU), (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE),
              (_NORTHERN_MARK, _NORTHERN), (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN),
              (_SPANISH_MARK, _SPANISH), (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG),
-             (_PIDGIN_MARK, _PIDGIN), (_PATOIS_MARK, _PATOIS), (_SCOTS_MARK, _SCOTS), (_PINYIN_MARK, _PINYIN)]
+             (_PIDGIN_MARK, _PIDGIN), (_PATOIS_MARK, _PATOIS), (_SCOTS_MARK, _SCOTS), (_TRINI_MARK, _TRINI),
+             (_CONCORD_MARK, _CONCORD), (_PINYIN_MARK, _PINYIN)]
 
 
 def standard_words(text: str) -> str:
     """Written Sichuanese, Wu, Cantonese, northern and spoken colloquial, and Taiwan's terms in Mandarin
-    words; the Spanish, Hindi, Tagalog, Pidgin, Patois and Scots words of an English answer in English;
-    pinyin beside characters dropped (the rest of ``text`` as it was)."""
+    words; the Spanish, Hindi, Tagalog, Pidgin, Patois, Scots and Trinidadian words of an English answer in
+    English; pinyin beside characters dropped (the rest of ``text`` as it was)."""
     for mark, rewrites in _DIALECTS:
         if mark.search(text):
             for pattern, standard in rewrites:

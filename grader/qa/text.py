@@ -600,7 +600,8 @@ _KEYWORD_REMARKS_ZH = (
     "先这样", r"(?:宝宝|娃|孩子)(?:哭了|醒了|叫我了?)",
 )
 _KEYWORD_REMARKS_EN = (
-    r"\b(?:key ?words?|buzzwords?)\s*(?:are|:)?", r"\bthat'?s (?:it|all|the recipe|the lot)\b", r"\b(?:save this|bookmark(?: this)?|must[- ]knows?)\b",
+    r"\b(?:key ?words?|buzzwords?)\s*(?:are|:)?", r"\bthat'?s (?:it|all|the recipe|the lot)\b",
+    r"\b(?:that|this) kind(?: of thing)?(?: lor| lah| la| ah)?\b", r"\b(?:save this|bookmark(?: this)?|must[- ]knows?)\b",
     # a contract's boilerplate
     r"\b(?:whereas|hereby|hereinafter|notwithstanding)\b", r"\bthe part(?:y|ies)(?:'s)?(?: (?:attends|refers|relates) to)?\b",
 )
@@ -652,7 +653,9 @@ _TAUTOLOGY = re.compile(r"通过\s*([^。；;,]{2,20}?)\s*来\s*\1|代价(?:就)
                         r"|\b(\w{3,}?)(?:es|s)?\s+([\w -]{2,30}?)\s+by\s+\2(?:ing|es|s)?\s+\3\b"
                         # "位置编码提供位置", "positional encoding gives the position": the name, repeated
                         r"|([\u4e00-\u9fff]{2})(?:编码|嵌入)\s*(?:就是)?(?:用来)?(?:提供|给出|带来)了?\s*\4(?=\s*(?:[。；;,.!！]|$))"
-                        r"|\bposition(?:al)?\s+(?:encodings?|embeddings?)\s+(?:provides?|gives?)\s+(?:the\s+)?positions?(?=\s*(?:[.;,!]|$))")
+                        r"|\bposition(?:al)?\s+(?:encodings?|embeddings?)\s+(?:provides?|gives?)\s+(?:the\s+)?positions?(?=\s*(?:[.;,!]|$))"
+                        r"|\bkv\s+cache\s+is\s+(?:just\s+)?(?:a|the)\s+cache\s+(?:for|of)\s+(?:the\s+)?(?:k|keys?)\s*(?:and|&|/)\s*(?:v|values?)\b"
+                        r"|kv\s*缓存(?:就)?是(?:用来)?缓存\s*(?:k|键)\s*(?:和|与|跟)\s*(?:v|值)的?(?:缓存)?")
 
 
 def judge(question: Question, raw: str) -> Judgement:
