@@ -459,7 +459,10 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: position", 8d/3 from the activation's gain); then studied (99.4%, none at half).
 #: heldout_aw, the 49th, was read once with the grader frozen after heldout_av's study (7abb616): 94.6% and 2
 #: wrong answers at half (a keyword list closed by "that kind lor", linear attention's output "the same as
-#: normal attention"), the latest blind figure (docs/qa_text.md); then studied (99.1%, none at half).
+#: normal attention"); then studied (99.1%, none at half).
+#: heldout_ax, the 50th, was read once with the grader frozen after heldout_aw's study (f886fb9): 93.8% and 2
+#: wrong answers at half (heads "all attend to the same positions in the same subspace", a forecaster's list
+#: ending "局部有 padding"), the latest blind figure (docs/qa_text.md); then studied (99.1%, none at half).
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -474,7 +477,7 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_aj": 0.97, "heldout_ak": 0.96, "heldout_al": 0.93,
              "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99, "heldout_ap": 0.98, "heldout_aq": 0.99, "heldout_ar": 0.94, "heldout_as": 0.96,
              "heldout_at": 0.98, "heldout_au": 0.99, "heldout_av": 0.99,
-             "heldout_aw": 0.99}
+             "heldout_aw": 0.99, "heldout_ax": 0.99}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -489,7 +492,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0, "heldout_ak": 0,
                  "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0, "heldout_ap": 0, "heldout_aq": 0, "heldout_ar": 0, "heldout_as": 0,
                  "heldout_at": 0, "heldout_au": 0, "heldout_av": 0,
-                 "heldout_aw": 0}
+                 "heldout_aw": 0, "heldout_ax": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1450,3 +1453,23 @@ def test_trinidadian_english_and_negative_concord_are_read_as_english() -> None:
 ])
 def test_a_list_closed_by_that_kind_or_a_cache_named_for_what_it_caches_states_nothing(question: str, answer: str) -> None:
     assert grade(BANK.get(question), answer).fraction == 0.0
+
+
+def test_shaanxi_speech_and_bare_contractions_are_read_as_standard_words() -> None:
+    """"嫑" is "不要" (so "嫑因果掩码" says there is none), "额觉得" is "我觉得", and "doesnt" is "doesn't"."""
+    assert canonical("额觉得 BERT 嫑因果掩码，没麻达") == "我觉得 bert 不要因果掩码,没问题"
+    assert canonical("it doesnt know the future, u cant peek") == "it doesn't know the future, u can't peek"
+    verdict = grade(BANK.get("encoder_vs_decoder"), "BERT：双向，嫑因果掩码（就遮个padding），任务是把遮住的词猜出来（MLM）。"
+                                                    "GPT：下三角因果掩码，只看前头的，预测下一个词。")
+    assert verdict.fraction == 1.0, verdict.message("zh")
+
+
+def test_nothing_to_do_with_denies_what_follows() -> None:
+    verdict = grade(BANK.get("causal_mask_purpose"),
+                    "Its to save compute innit, you mask half the matrix so training is 2x faster. Nothing to do with cheating.")
+    assert verdict.fraction == 0.0 and verdict.mistake == "causal_for_compute"
+
+
+def test_a_forecaster_s_keyword_list_is_still_a_list() -> None:
+    verdict = grade(BANK.get("encoder_vs_decoder"), "双向，因果掩码，MLM，下一词元，局部有 padding。")
+    assert verdict.fraction == 0.0 and verdict.notes == [("text_keywords", {})]

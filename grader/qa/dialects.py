@@ -1,11 +1,11 @@
 """Dialects and code-switched words in the standard words the rubrics are written in.
 
-Learners write Chinese as they speak it (Cantonese, Wu, Sichuanese, northern colloquial, Taiwan's terms) and
-English with words of their first language (Spanish, Hindi, Tagalog, Nigerian Pidgin, Jamaican Patois,
-Scots, Trinidadian), and pinyin beside the characters they are not sure of. Each table below rewrites one
-of these into Mandarin or English, and applies only to an answer that carries one of its marks, so that a
-word another reading shares is left alone where the dialect is absent. :func:`standard_words` is one step of
-:func:`grader.qa.text.canonical`.
+Learners write Chinese as they speak it (Cantonese, Wu, Sichuanese, Shaanxi, northern colloquial,
+Taiwan's terms) and English with words of their first language (Spanish, Hindi, Tagalog, Nigerian Pidgin,
+Jamaican Patois, Scots, Trinidadian), and pinyin beside the characters they are not sure of. Each table
+below rewrites one of these into Mandarin or English, and applies only to an answer that carries one of
+its marks, so that a word another reading shares is left alone where the dialect is absent.
+:func:`standard_words` is one step of :func:`grader.qa.text.canonical`.
 """
 
 import re
@@ -37,6 +37,13 @@ _SOUTHWESTERN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 
 
 _SOUTHWESTERN_MARK = re.compile(r"莫得|啥子|一哈|[前后里上]头")
+
+# Written Shaanxi (Guanzhong) speech: 嫑 (不要), 额 (我) before a verb of thinking or saying, 麻达 (问题), 咥 (吃).
+_SHAANXI_MARK = re.compile(r"嫑|麻达|咥|额(?=觉|寻思|晓得|说|听|想|看|估计|记得)")
+_SHAANXI = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (r"嫑", "不要"), (r"麻达", "问题"), (r"咥", "吃"), (r"额(?=觉|寻思|晓得|说|听|想|看|估计|记得)", "我"), (r"寻思", "想"),
+    (r"得是", "是不是"),
+)]
 
 # Written Wu (Shanghainese): 勿 (不), 个 (的), 搭 (和), 辰光 (时候), 伊 (它), 侪 (都), 交关 / 老 (很)...
 _WU_MARK = re.compile(r"[侬侪噶]|阿拉|伊拉|辰光|交关|勿")
@@ -202,6 +209,11 @@ _TRINI = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
 _CONCORD_MARK = re.compile(r"\b(?:not|don't|doesn't|didn't|never|nuh|doh)\s+(?:\w+\s+)?no\b")
 _CONCORD = [(re.compile(r"\b(not|don't|doesn't|didn't|never|nuh|doh)(\s+(?:\w+\s+)?)no\b"), r"\1\2any")]
 
+# Contractions typed without their apostrophe ("it doesnt know the future", "u cant see ahead").
+_BARE_CONTRACTION_MARK = re.compile(r"\b(?:doesnt|dont|didnt|isnt|arent|wasnt|werent|cant|couldnt|wouldnt|shouldnt|"
+                                    r"havent|hasnt|wont)\b")
+_BARE_CONTRACTION = [(_BARE_CONTRACTION_MARK, lambda m: {"cant": "can't", "wont": "won't"}.get(m.group(0), m.group(0)[:-1] + "'t"))]
+
 # Pinyin written beside the characters by a learner not sure of them ("huǎn cún（缓存）"): the characters.
 _PINYIN_MARK = re.compile(r"[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]")
 _PINYIN = [(re.compile(r"(?:[a-zü]*[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ][a-zü]*\s*){1,4}\(\s*([\u3400-\u9fff]+)\s*\)"), r"\1")]
@@ -215,17 +227,17 @@ _SCOTS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
 )]
 
 #: Each dialect's (or tongue's) rewrites, applied to an answer that carries one of its marks.
-_DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_WU_MARK, _WU), (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE),
+_DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_WU_MARK, _WU), (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE),
              (_NORTHERN_MARK, _NORTHERN), (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN),
              (_SPANISH_MARK, _SPANISH), (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG),
              (_PIDGIN_MARK, _PIDGIN), (_PATOIS_MARK, _PATOIS), (_SCOTS_MARK, _SCOTS), (_TRINI_MARK, _TRINI),
-             (_CONCORD_MARK, _CONCORD), (_PINYIN_MARK, _PINYIN)]
+             (_BARE_CONTRACTION_MARK, _BARE_CONTRACTION), (_CONCORD_MARK, _CONCORD), (_PINYIN_MARK, _PINYIN)]
 
 
 def standard_words(text: str) -> str:
-    """Written Sichuanese, Wu, Cantonese, northern and spoken colloquial, and Taiwan's terms in Mandarin
-    words; the Spanish, Hindi, Tagalog, Pidgin, Patois, Scots and Trinidadian words of an English answer in
-    English; pinyin beside characters dropped (the rest of ``text`` as it was)."""
+    """Written Sichuanese, Shaanxi, Wu, Cantonese, northern and spoken colloquial, and Taiwan's terms in
+    Mandarin words; the Spanish, Hindi, Tagalog, Pidgin, Patois, Scots and Trinidadian words of an English
+    answer in English; pinyin beside characters dropped (the rest of ``text`` as it was)."""
     for mark, rewrites in _DIALECTS:
         if mark.search(text):
             for pattern, standard in rewrites:

@@ -242,7 +242,7 @@ _CLAUSE_END = re.compile(
     r"which|that way)\b)|(?<!\bk )(?<!\bkeys )(?=\band\b(?! v\b| values\b))|(?=但是|但|而且|而|所以|因为|因此|否则|不然|从而|于是|这样)"
 )
 _NEGATION_EN = re.compile(
-    r"\b(?:not|no|never|none|neither|nor|cannot|hardly)\b|n't\b|\binstead of\b|\brather than\b"
+    r"\b(?:not|no|never|none|neither|nor|cannot|hardly)\b|n't\b|\binstead of\b|\brather than\b|\bnothing to do with\b"
 )
 _NEGATION_ZH = re.compile(
     r"(?<!差)不(?!同|仅|断|变|但|管|过|少|只|必[要然]|久|论|停|然|就)|没有?|未(?!来|知)|并非|非(?!常|线性)|无(?!法|关|穷|论|限|数|疑)|别(?!的|人)"
@@ -596,6 +596,8 @@ _KEYWORD_REMARKS_ZH = (
     "各位同学", "同学们", "请注意", "特此通知", "本题", "本节", "大家好",
     # a newsreader's script
     "观众朋友们", "听众朋友们", "本台",
+    # a weather forecaster's idiom ("局部有 padding", "预计")
+    "局部有", "预计", "请注意防范",
     # called away ("宝宝哭了先这样")
     "先这样", r"(?:宝宝|娃|孩子)(?:哭了|醒了|叫我了?)",
 )
