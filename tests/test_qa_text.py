@@ -462,7 +462,10 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: normal attention"); then studied (99.1%, none at half).
 #: heldout_ax, the 50th, was read once with the grader frozen after heldout_aw's study (f886fb9): 93.8% and 2
 #: wrong answers at half (heads "all attend to the same positions in the same subspace", a forecaster's list
-#: ending "局部有 padding"), the latest blind figure (docs/qa_text.md); then studied (99.1%, none at half).
+#: ending "局部有 padding"); then studied (99.1%, none at half).
+#: heldout_ay, the 51st, was read once with the grader frozen after heldout_ax's study (9bed63f): 94.3% and 1
+#: wrong answer at half (RoPE "rotated by t' same fixed angle", in Yorkshire English), the latest blind figure
+#: (docs/qa_text.md); then studied (98.3%, none at half).
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -477,7 +480,7 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_aj": 0.97, "heldout_ak": 0.96, "heldout_al": 0.93,
              "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99, "heldout_ap": 0.98, "heldout_aq": 0.99, "heldout_ar": 0.94, "heldout_as": 0.96,
              "heldout_at": 0.98, "heldout_au": 0.99, "heldout_av": 0.99,
-             "heldout_aw": 0.99, "heldout_ax": 0.99}
+             "heldout_aw": 0.99, "heldout_ax": 0.99, "heldout_ay": 0.98}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -492,7 +495,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0, "heldout_ak": 0,
                  "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0, "heldout_ap": 0, "heldout_aq": 0, "heldout_ar": 0, "heldout_as": 0,
                  "heldout_at": 0, "heldout_au": 0, "heldout_av": 0,
-                 "heldout_aw": 0, "heldout_ax": 0}
+                 "heldout_aw": 0, "heldout_ax": 0, "heldout_ay": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1473,3 +1476,12 @@ def test_nothing_to_do_with_denies_what_follows() -> None:
 def test_a_forecaster_s_keyword_list_is_still_a_list() -> None:
     verdict = grade(BANK.get("encoder_vs_decoder"), "双向，因果掩码，MLM，下一词元，局部有 padding。")
     assert verdict.fraction == 0.0 and verdict.notes == [("text_keywords", {})]
+
+
+def test_yorkshire_english_is_read_as_english() -> None:
+    """"t'" is "the", "tha" is "you", "nowt" is "nothing", "nobbut" is "only"."""
+    assert canonical("Wi' t' cache tha keeps 'em, nobbut t' one new token, nowt else") == \
+        "with the cache you keeps them, only the one new token, nothing else"
+    verdict = grade(BANK.get("rmsnorm_vs_layernorm"),
+                    "RMSNorm subtracts t' mean but skips dividing by owt, so it's only re-centring. Slower but more accurate.")
+    assert verdict.fraction == 0.0

@@ -2,9 +2,10 @@
 
 Learners write Chinese as they speak it (Cantonese, Wu, Sichuanese, Shaanxi, northern colloquial,
 Taiwan's terms) and English with words of their first language (Spanish, Hindi, Tagalog, Nigerian Pidgin,
-Jamaican Patois, Scots, Trinidadian), and pinyin beside the characters they are not sure of. Each table
-below rewrites one of these into Mandarin or English, and applies only to an answer that carries one of
-its marks, so that a word another reading shares is left alone where the dialect is absent.
+Jamaican Patois, Scots, Trinidadian, Yorkshire), and pinyin beside the characters they are not sure of.
+Each table below rewrites one of these into Mandarin or English, and applies only to an answer that
+carries one of its marks, so that a word another reading shares is left alone where the dialect is
+absent.
 :func:`standard_words` is one step of :func:`grader.qa.text.canonical`.
 """
 
@@ -205,6 +206,13 @@ _TRINI = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
     (r"(?:(?<=^)|(?<=[.;:!?] ))dem", "they"), (r"dem", "them"), (r"dey", "they"), (r"wah", "what"), (r"ting", "thing"),
 )]
 
+# Yorkshire and northern English ("t' dot product", "tha keeps 'em", "nowt from before gets worked out again").
+_NORTHERN_ENGLISH_MARK = re.compile(r"\bt'\s|\btha\b|\bwi'|\b(?:nowt|owt|summat|nobbut)\b")
+_NORTHERN_ENGLISH = [(re.compile(pattern), english) for pattern, english in (
+    (r"\bt'\s", "the "), (r"\btha'd\b", "you'd"), (r"\btha\b", "you"), (r"\bwi'", "with"), (r"\bnowt\b", "nothing"),
+    (r"\bowt\b", "anything"), (r"\bsummat\b", "something"), (r"\bnobbut\b", "only"), (r"'em\b", "them"),
+)]
+
 # Negative concord, in many Englishes ("exact, not no approximation", "it doh need no warm-up"): one negation.
 _CONCORD_MARK = re.compile(r"\b(?:not|don't|doesn't|didn't|never|nuh|doh)\s+(?:\w+\s+)?no\b")
 _CONCORD = [(re.compile(r"\b(not|don't|doesn't|didn't|never|nuh|doh)(\s+(?:\w+\s+)?)no\b"), r"\1\2any")]
@@ -227,17 +235,20 @@ _SCOTS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
 )]
 
 #: Each dialect's (or tongue's) rewrites, applied to an answer that carries one of its marks.
-_DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_WU_MARK, _WU), (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE),
-             (_NORTHERN_MARK, _NORTHERN), (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN),
-             (_SPANISH_MARK, _SPANISH), (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG),
-             (_PIDGIN_MARK, _PIDGIN), (_PATOIS_MARK, _PATOIS), (_SCOTS_MARK, _SCOTS), (_TRINI_MARK, _TRINI),
-             (_BARE_CONTRACTION_MARK, _BARE_CONTRACTION), (_CONCORD_MARK, _CONCORD), (_PINYIN_MARK, _PINYIN)]
+_DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_WU_MARK, _WU),
+             (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE), (_NORTHERN_MARK, _NORTHERN),
+             (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN), (_SPANISH_MARK, _SPANISH),
+             (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG), (_PIDGIN_MARK, _PIDGIN),
+             (_PATOIS_MARK, _PATOIS), (_SCOTS_MARK, _SCOTS), (_TRINI_MARK, _TRINI),
+             (_NORTHERN_ENGLISH_MARK, _NORTHERN_ENGLISH), (_BARE_CONTRACTION_MARK, _BARE_CONTRACTION),
+             (_CONCORD_MARK, _CONCORD), (_PINYIN_MARK, _PINYIN)]
 
 
 def standard_words(text: str) -> str:
     """Written Sichuanese, Shaanxi, Wu, Cantonese, northern and spoken colloquial, and Taiwan's terms in
-    Mandarin words; the Spanish, Hindi, Tagalog, Pidgin, Patois, Scots and Trinidadian words of an English
-    answer in English; pinyin beside characters dropped (the rest of ``text`` as it was)."""
+    Mandarin words; the Spanish, Hindi, Tagalog, Pidgin, Patois, Scots, Trinidadian and Yorkshire
+    words of an English answer in English; pinyin beside characters dropped (the rest of ``text`` as
+    it was)."""
     for mark, rewrites in _DIALECTS:
         if mark.search(text):
             for pattern, standard in rewrites:
