@@ -637,11 +637,11 @@ def _asked(text: str) -> frozenset[str]:
 _REPORTING = re.compile(r"\b(?:states?|says?|declares?|submits?|holds?|stipulates?|acknowledges?|affirms?|asserts?|agrees?|notes?)\s+that\b")
 
 _HEADING = re.compile(r"[^:,.;。]{1,24}:\s*")
+# A heading that says something of its words ("the mask is: …") starts an answer, not a list.
+_HEADING_RELATION_EN = re.compile(r"\b(?:is|are|means|does|do)\b")
 # A likeness announced before a colon ("kind of like a colour formula:", "就像做菜：") says nothing of what follows.
 _ANALOGY_HEADING = re.compile(r"(?:it'?s\s+|this\s+is\s+)?(?:kind of\s+|sort of\s+|a bit\s+|just\s+)?like\s+(?:a|an|the|my|your)\s+[\w' -]{1,30}:\s*"
                               r"|(?:这)?就?(?:像|好比|如同)[\u3400-\u9fff]{1,10}[:：]\s*")
-# A heading that says something of its words ("the mask is: …") starts an answer, not a list.
-_HEADING_RELATION_EN = re.compile(r"\b(?:is|are|means|does|do)\b")
 
 
 @lru_cache(maxsize=256)
@@ -653,7 +653,8 @@ def _known(text: str) -> str:
 # cache by reducing the cache"), or says a thing does what its name says, says nothing.
 _TAUTOLOGY = re.compile(r"通过\s*([^。；;,]{2,20}?)\s*来\s*\1|代价(?:就)?是(?:付出了?)?(?:一些|一定的?|些)?代价"
                         r"|\b(\w{3,}?)(?:es|s)?\s+([\w -]{2,30}?)\s+by\s+\2(?:ing|es|s)?\s+\3\b"
-                        # "位置编码提供位置", "positional encoding gives the position": the name, repeated
+                        # a name repeated as what the thing does ("位置编码提供位置", "positional encoding gives the
+                        # position", "KV cache is a cache for K and V")
                         r"|([\u4e00-\u9fff]{2})(?:编码|嵌入)\s*(?:就是)?(?:用来)?(?:提供|给出|带来)了?\s*\4(?=\s*(?:[。；;,.!！]|$))"
                         r"|\bposition(?:al)?\s+(?:encodings?|embeddings?)\s+(?:provides?|gives?)\s+(?:the\s+)?positions?(?=\s*(?:[.;,!]|$))"
                         r"|\bkv\s+cache\s+is\s+(?:just\s+)?(?:a|the)\s+cache\s+(?:for|of)\s+(?:the\s+)?(?:k|keys?)\s*(?:and|&|/)\s*(?:v|values?)\b"
@@ -831,7 +832,10 @@ def _benefit_of_doubt(result: Judgement, concepts: list[Concept], on_topic: int)
 # opposite of what the thing achieves, said so, is right. (The opposite of a danger idea, "otherwise the
 # gradients explode", stays wrong.)
 _HYPOTHETICAL = re.compile(
-    r"(?:没有?|不加|不用|去掉|拿掉)[^。；;,]{1,12}的话|(?:不遮|不挡|不屏蔽|不盖|不掩|不mask|不存|不缓存|不保存)[^。；;,]{0,12}的话|(?:没有?|不用|不加|去掉|拿掉)\s*(?:kv\s*)?(?:缓存|cache|掩码|mask)\s*(?:时|的时候|时候)?\s*[:：,，]|(?:如果|要是|若|假如|假设)(?:没有|不加|不用|去掉|不存|不缓存|不|没)|否则|不然"
+    r"(?:没有?|不加|不用|去掉|拿掉)[^。；;,]{1,12}的话|(?:如果|要是|若|假如|假设)(?:没有|不加|不用|去掉|不存|不缓存|不|没)|否则|不然"
+    # "不遮住的话", "不存的话"; "没有缓存时，…", "没缓存：…"
+    r"|(?:不遮|不挡|不屏蔽|不盖|不掩|不mask|不存|不缓存|不保存)[^。；;,]{0,12}的话"
+    r"|(?:没有?|不用|不加|去掉|拿掉)\s*(?:kv\s*)?(?:缓存|cache|掩码|mask)\s*(?:时|的时候|时候)?\s*[:：,，]"
     # "Without the cache, ...", "without it we ...": fronted, at the start of a sentence or after a comma
     # ("it trains stably without warm-up, ..." only says how it trains).
     r"|(?:^|[,;:]\s*)without\s+(?:it|them|this|that|the\s+[\w-]+(?:\s+[\w-]+)?|an?\s+[\w-]+(?:\s+[\w-]+)?|[\w-]+(?:\s+[\w-]+)?)"
@@ -871,7 +875,7 @@ _AGENT_BEFORE = re.compile(r"(?:\bby|\b(?:that|which)(?=\s+(?:every|each|all|any
 # ... or of an operation on something else, named by a pronoun ("every new query still has to scan them",
 # "之后的查询还要用它们"): the pronoun's referent is what the claim is about.
 _AGENT_AFTER = re.compile(
-    r"\s*(?:\([^)]{0,20}\)\s*)?(?:(?:still|also|again|all|then)\s+)*(?:needs?|has to|have to|must|will|would|can|)\s*"
+    r"\s*(?:\([^)]{0,20}\)\s*)?(?:(?:still|also|again|all|then)\s+)*(?:(?:needs?|has to|have to|must|will|would|can)\s+)?"
     r"(?:scan|read|use|consult|search|attend to|look at|see|check|go through|need)s?\s+(?:all\s+(?:of\s+)?)?(?:them|those|these)\b"
     r"|\s*(?:还|也|都|仍|又|再)*(?:要|得|需要|会)?\s*(?:用|读|看|查|扫|翻|关注)\s*(?:它们|这些|那些)")
 _BOTH_AFTER = re.compile(r"\s*(?:(?:也|其实|实际上)?(?:都|均)|两者|二者|一样|同样)")
