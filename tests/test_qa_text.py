@@ -1251,10 +1251,16 @@ def test_a_taglish_answer_is_graded_on_its_claims() -> None:
     assert verdict.fraction == 1.0, verdict.message("en")
 
 
-@pytest.mark.parametrize("answer", ["家人们，MQA 和 GQA 就是通过减小 KV 缓存来减小 KV 缓存的，代价就是付出了一些代价！",
-                                    "GQA reduces the KV cache size by reducing the KV cache size."])
-def test_a_claim_given_as_its_own_reason_says_nothing(answer: str) -> None:
-    assert grade(BANK.get("gqa_kv_sharing"), answer).fraction == 0.0
+@pytest.mark.parametrize(("question", "answer"), [
+    ("gqa_kv_sharing", "家人们，MQA 和 GQA 就是通过减小 KV 缓存来减小 KV 缓存的，代价就是付出了一些代价！"),
+    ("gqa_kv_sharing", "GQA reduces the KV cache size by reducing the KV cache size."),
+    # ... or a thing that does what its name says
+    ("why_positional", "主诉：Transformer 需要位置编码。现病史：因为 Transformer 需要知道位置。诊断：位置编码提供位置。"),
+    ("why_positional", "Transformers need positional encoding, because positional encoding gives the position."),
+    ("kv_cache_purpose", "KV cache is a cache for K and V lah, so autoregressive generation become faster."),
+])
+def test_a_claim_given_as_its_own_reason_says_nothing(question: str, answer: str) -> None:
+    assert grade(BANK.get(question), answer).fraction == 0.0
 
 
 def test_a_contract_s_boilerplate_and_a_reporting_verb_add_nothing_to_an_echo_or_a_list() -> None:
@@ -1402,12 +1408,6 @@ def test_a_query_that_reads_them_leaves_the_claim_about_keys_and_values() -> Non
     assert verdict.fraction == 1.0, verdict.message("en")
 
 
-@pytest.mark.parametrize("answer", ["主诉：Transformer 需要位置编码。现病史：因为 Transformer 需要知道位置。诊断：位置编码提供位置。",
-                                    "Transformers need positional encoding, because positional encoding gives the position."])
-def test_a_thing_that_does_what_its_name_says_states_nothing(answer: str) -> None:
-    assert grade(BANK.get("why_positional"), answer).fraction == 0.0
-
-
 def test_a_newsreader_s_keyword_list_is_still_a_list() -> None:
     verdict = grade(BANK.get("encoder_vs_decoder"), "广大观众朋友们，本台关键词：双向、单向、掩码、MLM、自回归、下一句预测、Transformer。")
     assert verdict.fraction == 0.0 and verdict.notes == [("text_keywords", {})]
@@ -1450,12 +1450,9 @@ def test_trinidadian_english_and_negative_concord_are_read_as_english() -> None:
     assert verdict.fraction == 1.0, verdict.message("en")
 
 
-@pytest.mark.parametrize(("question", "answer"), [
-    ("flash_online_softmax", "online softmax, tiling, SRAM, block, max... that kind lor."),
-    ("kv_cache_purpose", "KV cache is a cache for K and V lah, so autoregressive generation become faster."),
-])
-def test_a_list_closed_by_that_kind_or_a_cache_named_for_what_it_caches_states_nothing(question: str, answer: str) -> None:
-    assert grade(BANK.get(question), answer).fraction == 0.0
+def test_a_list_closed_by_that_kind_is_still_a_list() -> None:
+    verdict = grade(BANK.get("flash_online_softmax"), "online softmax, tiling, SRAM, block, max... that kind lor.")
+    assert verdict.fraction == 0.0 and verdict.notes == [("text_keywords", {})]
 
 
 def test_shaanxi_speech_and_bare_contractions_are_read_as_standard_words() -> None:
