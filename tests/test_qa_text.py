@@ -1414,11 +1414,6 @@ def test_a_query_that_reads_them_leaves_the_claim_about_keys_and_values() -> Non
     assert verdict.fraction == 1.0, verdict.message("en")
 
 
-def test_a_newsreader_s_keyword_list_is_still_a_list() -> None:
-    verdict = grade(BANK.get("encoder_vs_decoder"), "广大观众朋友们，本台关键词：双向、单向、掩码、MLM、自回归、下一句预测、Transformer。")
-    assert verdict.fraction == 0.0 and verdict.notes == [("text_keywords", {})]
-
-
 def test_two_thirds_of_4d_restates_the_question_and_is_no_budget() -> None:
     """"Take 2/3 of 4d" is what the question asks about; only the reason (same parameters) is the idea."""
     verdict = grade(BANK.get("swiglu_hidden_size"), "Because SwiGLU has an extra gate matrix, so three matrices and not "
@@ -1427,12 +1422,15 @@ def test_two_thirds_of_4d_restates_the_question_and_is_no_budget() -> None:
 
 
 @pytest.mark.parametrize(("question", "answer"), [
+    ("encoder_vs_decoder", "广大观众朋友们，本台关键词：双向、单向、掩码、MLM、自回归、下一句预测、Transformer。"),  # a newsreader
+    ("encoder_vs_decoder", "双向，因果掩码，MLM，下一词元，局部有 padding。"),  # a weather forecaster's idiom
+    ("flash_online_softmax", "online softmax, tiling, SRAM, block, max... that kind lor."),
     ("encoder_vs_decoder", "双向 单向 MLM 下三角 next token 预训练……宝宝哭了先这样"),  # called away mid-list
     # a likeness that only announces the list, and an article before each item
     ("linear_attention_trick", "Kind of like a colour formula: the kernel, the associativity, the d×d, the RNN, the quality. "
                                "That's the recipe hun."),
 ])
-def test_a_list_is_still_a_list_when_called_away_or_announced_by_a_likeness(question: str, answer: str) -> None:
+def test_a_list_is_still_a_list_whatever_frames_it(question: str, answer: str) -> None:
     verdict = grade(BANK.get(question), answer)
     assert verdict.fraction == 0.0 and verdict.notes == [("text_keywords", {})]
 
@@ -1456,11 +1454,6 @@ def test_trinidadian_english_and_negative_concord_are_read_as_english() -> None:
     assert verdict.fraction == 1.0, verdict.message("en")
 
 
-def test_a_list_closed_by_that_kind_is_still_a_list() -> None:
-    verdict = grade(BANK.get("flash_online_softmax"), "online softmax, tiling, SRAM, block, max... that kind lor.")
-    assert verdict.fraction == 0.0 and verdict.notes == [("text_keywords", {})]
-
-
 def test_shaanxi_speech_and_bare_contractions_are_read_as_standard_words() -> None:
     """"嫑" is "不要" (so "嫑因果掩码" says there is none), "额觉得" is "我觉得", and "doesnt" is "doesn't"."""
     assert canonical("额觉得 BERT 嫑因果掩码，没麻达") == "我觉得 bert 不要因果掩码,没问题"
@@ -1474,11 +1467,6 @@ def test_nothing_to_do_with_denies_what_follows() -> None:
     verdict = grade(BANK.get("causal_mask_purpose"),
                     "Its to save compute innit, you mask half the matrix so training is 2x faster. Nothing to do with cheating.")
     assert verdict.fraction == 0.0 and verdict.mistake == "causal_for_compute"
-
-
-def test_a_forecaster_s_keyword_list_is_still_a_list() -> None:
-    verdict = grade(BANK.get("encoder_vs_decoder"), "双向，因果掩码，MLM，下一词元，局部有 padding。")
-    assert verdict.fraction == 0.0 and verdict.notes == [("text_keywords", {})]
 
 
 def test_yorkshire_english_is_read_as_english() -> None:
