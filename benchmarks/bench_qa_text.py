@@ -1,6 +1,6 @@
 """How well free-text answers are graded: agreement with labelled answers, by split and language.
 
-    python benchmarks/bench_qa_text.py                 # every set: tuning, dev, dev_b, heldout_c to heldout_az (all but heldout_az studied; its first reading is the blind figure)
+    python benchmarks/bench_qa_text.py                 # every set: tuning, dev, dev_b, heldout_c to heldout_az (all studied; heldout_az's first reading is the blind figure)
     python benchmarks/bench_qa_text.py --split heldout_az  # one set only
     python benchmarks/bench_qa_text.py --worst 20      # list more of the worst misses
     python benchmarks/bench_qa_text.py --split tuning  # one split only

@@ -468,7 +468,7 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: (docs/qa_text.md); then studied (98.3%, none at half).
 #: heldout_az, the 52nd, was read once with the grader frozen after heldout_ay's study (2e62984): 93.5% and 1
 #: wrong answer at half (ALiBi's bias "grows with the distance, so far tokens score higher", in a reviewer's
-#: words), the latest blind figure; not studied yet, so its floors are its first reading.
+#: words), the latest blind figure; then studied (99.4%, none at half).
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -484,10 +484,9 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99, "heldout_ap": 0.98, "heldout_aq": 0.99, "heldout_ar": 0.94, "heldout_as": 0.96,
              "heldout_at": 0.98, "heldout_au": 0.99, "heldout_av": 0.99,
              "heldout_aw": 0.99, "heldout_ax": 0.99, "heldout_ay": 0.98,
-             "heldout_az": 0.93}
+             "heldout_az": 0.99}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
-#: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); heldout_az, not studied
-#: yet, keeps its first reading's one.
+#: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
                  "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0, "heldout_q": 0,
@@ -501,7 +500,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0, "heldout_ap": 0, "heldout_aq": 0, "heldout_ar": 0, "heldout_as": 0,
                  "heldout_at": 0, "heldout_au": 0, "heldout_av": 0,
                  "heldout_aw": 0, "heldout_ax": 0, "heldout_ay": 0,
-                 "heldout_az": 1}
+                 "heldout_az": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1476,3 +1475,39 @@ def test_yorkshire_english_is_read_as_english() -> None:
     verdict = grade(BANK.get("rmsnorm_vs_layernorm"),
                     "RMSNorm subtracts t' mean but skips dividing by owt, so it's only re-centring. Slower but more accurate.")
     assert verdict.fraction == 0.0
+
+
+def test_a_negation_reaches_over_the_modifier_of_its_noun() -> None:
+    """"不是糊弄的近似" denies the approximation, as "不是近似" does; "是糊弄的近似" claims it."""
+    question = BANK.get("flash_what_it_saves")
+    said = "在片上 SRAM 里分块算，少读写 HBM，n×n 的分数矩阵从不写出来，显存是线性的。结果{}近似。"
+    assert grade(question, said.format("一模一样，不是糊弄的")).fraction == 1.0
+    assert grade(question, said.format("是糊弄的")).fraction < 0.5
+
+
+def test_what_a_reviewer_asks_the_authors_to_add_is_missing_not_said() -> None:
+    """"建议补充与 Post-LN 在预热需求上的对比" names the comparison as absent; "本文未给出说明" admits a gap,
+    so the answer is not given the missing idea on trust."""
+    asked = grade(BANK.get("pre_ln_warmup"), "审稿意见：本文采用 Pre-LN，理由是残差通路保持恒等、梯度可直接回传。"
+                                             "建议补充与 Post-LN 在预热需求上的对比。")
+    assert asked.fraction == 0.5, asked.message("zh")
+    admitted = grade(BANK.get("flash_online_softmax"),
+                     "审稿意见：本文的分块 softmax 为每行维护一个 running max 与 running sum，这一点描述清楚。"
+                     "但对于最大值更新后如何处理已累计结果，本文未给出说明，建议作者补充推导过程与数值实验。")
+    assert admitted.fraction == 0.5, admitted.message("zh")
+    full = grade(BANK.get("pre_ln_warmup"), "审稿意见：本文指出 Pre-LN 的残差通路保持恒等，梯度可直接回传；Post-LN 初始化时"
+                                            "梯度很大，需要预热，而 Pre-LN 不预热也能稳定训练。建议补充消融实验。")
+    assert full.fraction == 1.0, full.message("zh")
+
+
+def test_not_letting_a_danger_happen_states_the_danger() -> None:
+    """"not letting exp overflow" is a purpose, like "so that exp does not overflow"."""
+    verdict = grade(BANK.get("softmax_stability"), "Subtract the row max first, not letting exp overflow; "
+                                                   "softmax(x − c) = softmax(x), so the result is unchanged.")
+    assert verdict.fraction == 1.0, verdict.message()
+
+
+def test_cajun_english_reads_dan_and_wit() -> None:
+    """Cajun English shares the Caribbean "de", "dat", "dan": "more dan W" is "more than W"."""
+    assert canonical("wit a window de cache never hold more dan W entries, de work is n times W") == \
+        "with a window the cache never hold more than w entries, the work is n times w"

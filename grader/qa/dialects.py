@@ -199,11 +199,13 @@ _PATOIS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in 
     (r"bredda", "brother"), (r"mash up", "ruins"),
 )]
 
-# Trinidadian English ("shiftin all de inputs by de same constant doh change softmax", "it cyah see de future").
+# Trinidadian English ("shiftin all de inputs by de same constant doh change softmax", "it cyah see de future"),
+# and the Cajun English that shares its "de", "dat", "dan" ("never hold more dan W entries", "wit a window").
 _TRINI_MARK = re.compile(r"\b(?:doh|allyuh|cyah|cyan|dat)\b|\bde\b(?=.*\bde\b)")
 _TRINI = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
     (r"doh", "don't"), (r"cyah|cyan", "can't"), (r"allyuh", "you all"), (r"de", "the"), (r"dat", "that"),
     (r"(?:(?<=^)|(?<=[.;:!?] ))dem", "they"), (r"dem", "them"), (r"dey", "they"), (r"wah", "what"), (r"ting", "thing"),
+    (r"dan", "than"), (r"wit", "with"), (r"dis", "this"), (r"dese", "these"), (r"dose", "those"),
 )]
 
 # Yorkshire and northern English ("t' dot product", "tha keeps 'em", "nowt from before gets worked out again").

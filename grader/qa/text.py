@@ -249,7 +249,7 @@ _NEGATION_ZH = re.compile(
 )
 _FRAME = re.compile(
     r"\b(?:so|to|in order to|prevent\w*|avoid\w*|stop\w*|keep\w*|lest|otherwise|else|ensur\w*|make sure|"
-    r"that way|with)\b|防止|避免|以免|以防|否则|不然|保证|确保|为了|以便|免得|使得?|让|这样"
+    r"that way|with|(?:not|without|never) lett?\w*|(?:don|doesn|didn|won|wouldn|shouldn|can)'?t let\w*)\b|防止|避免|以免|以防|否则|不然|保证|确保|为了|以便|免得|使得?|让|这样"
 )
 
 
@@ -307,6 +307,7 @@ def _negations(text: str) -> int:
 _LAST_4_WORDS = re.compile(r"(\S+\s+){0,4}\S*$")
 _LAST_8_WORDS = re.compile(r"(\S+\s+){0,8}\S*$")
 _OR = re.compile(r"\b(?:or|nor)\b")
+_NOT_THE_KIND = re.compile(r"(?:不是|并非|而非)[^，,。；;:：!?！？]{1,6}的$")
 
 
 def _negations_before(prefix: str) -> int:
@@ -317,6 +318,9 @@ def _negations_before(prefix: str) -> int:
     if _OR.search(window):
         window = _LAST_8_WORDS.search(prefix).group(0)
     chars = prefix[-10:] if "或" in prefix[-4:] else prefix[-4:]
+    # "不是 X 的" reaches over its modifier to the noun ("不是糊弄的近似", "并非什么低秩的近似").
+    if _NOT_THE_KIND.search(prefix[-10:]):
+        chars = prefix[-10:]
     return len(_NEGATION_EN.findall(window)) + len(_NEGATION_ZH.findall(chars))
 
 
@@ -335,6 +339,14 @@ _IGNORED = re.compile(
     r"|\s*(?:[\w'-]+\s+){0,4}?i\s+(?:forgot|forget|never understood)\b"
     # ... or leaves it for later, as a storyteller does ("至于解码为何受限于带宽，且听下回分解").
     r"|\s*(?:欲知(?:详情|后事)[^，,。；;]{0,6}[，,]?\s*)?(?:且听)?下回分解|\s*(?:暂且|此处)?按下不表|\s*(?:that'?s|that is)\s+(?:a story\s+)?for another (?:day|time)\b"
+)
+
+# What the answer asks to be added ("建议补充与 Post-LN 的对比", "the authors should discuss X"), as a reviewer
+# does, is named as missing, not claimed.
+_SUGGESTED = re.compile(
+    r"\s*(?:但|不过|另外|此外|最好)?\s*(?:建议|请|烦请|希望)(?:作者)?(?:进一步)?(?:补充|增加|加入|补上|说明|讨论|给出|明确|阐述|补一下)"
+    r"|\s*(?:but\s+|also\s+)?(?:(?:the\s+)?authors?\s+|you\s+)(?:should|could|might want to|need to|must)\s+(?:also\s+)?(?:add|discuss|explain|include|compare|clarify|elaborate)\b"
+    r"|\s*(?:but\s+|also\s+)?(?:please|consider)\s+(?:add(?:ing)?|discuss(?:ing)?|explain(?:ing)?|includ(?:e|ing)|compar(?:e|ing)|clarify(?:ing)?)\b"
 )
 
 # ... also fronted as a question of its own ("how the sum gets rescaled, I don't remember").
@@ -377,7 +389,7 @@ def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[s
             negated = (before + inside) % 2 == 1
             framed = negated and bool(_FRAME.search(answer[_sentence_start(answer, start):start]))
             clause_end = _clause_end(answer, end)
-            if _reported(answer, start) or _IGNORED.match(answer, end, clause_end) or (
+            if _reported(answer, start) or _IGNORED.match(answer, end, clause_end) or _SUGGESTED.match(answer, clause_start) or (
                     _ASKED_HOW.match(answer, clause_start) and _IGNORED.match(answer, clause_end + 1, _clause_end(answer, clause_end + 1))):
                 negated, framed = True, False
             said, clause = content(answer[start:end]), _claimed(answer[clause_start:clause_end])
@@ -793,7 +805,10 @@ def _drawn_from(answer: str, start: int, wrong_sentences: set[int]) -> bool:
 _ADMITS = re.compile(
     r"我[^。；;,]{0,6}(?:没有?|不太?|还没)[^。；;,]{0,3}(?:懂|明白|清楚|记得|记住|想通|搞清|弄清)|记不(?:清|得|住)|不记得|忘了"
     r"|\bi\s+(?:really\s+)?(?:don't|do not|can't|cannot|didn't|did not)\s+(?:really\s+)?(?:know|remember|recall|understand)\b"
-    r"|\b(?:not (?:100% |entirely |totally |quite )?sure|no idea|i forg[eo]t)\b")
+    r"|\b(?:not (?:100% |entirely |totally |quite )?sure|no idea|i forg[eo]t)\b"
+    # ... or, as a reviewer does, that the text it reviews leaves it out ("本文未给出说明", "建议补充").
+    r"|(?:未|没有|并未|尚未)(?:给出|作出|做出|进行|加以)?(?:说明|解释|讨论|交代|论述|提及|涉及)|建议(?:作者)?(?:进一步)?(?:补充|增加|加入|补上|讨论)"
+    r"|\b(?:does not|doesn't|did not|didn't|fails? to)\s+(?:explain|discuss|address|mention|cover)\b|\b(?:the\s+)?authors?\s+should\s+(?:add|discuss|explain)\b")
 
 
 #: Words on the bank's subject that no phrasing accounted for (CJK characters count one each, halved)
