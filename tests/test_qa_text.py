@@ -472,8 +472,8 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_ba, the 53rd, was read once with the grader frozen after heldout_az's study (b95b7f6): 95.7% and no
 #: wrong answer at half, the first set to meet both targets; heldout_bb, the 54th, was read once with the same
 #: grader: 95.2% and 2 wrong answers at half (a keyword list closed by "老重要个东西", RoPE "adds a learned
-#: relative-position embedding to the values"). The two are the blind figure; not studied yet, so their floors
-#: are their first readings.
+#: relative-position embedding to the values"). The two are the blind figure; then both studied (99.4% and
+#: 98.9%, none at half).
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -489,10 +489,9 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99, "heldout_ap": 0.98, "heldout_aq": 0.99, "heldout_ar": 0.94, "heldout_as": 0.96,
              "heldout_at": 0.98, "heldout_au": 0.99, "heldout_av": 0.99,
              "heldout_aw": 0.99, "heldout_ax": 0.99, "heldout_ay": 0.98,
-             "heldout_az": 0.99, "heldout_ba": 0.95, "heldout_bb": 0.95}
+             "heldout_az": 0.99, "heldout_ba": 0.99, "heldout_bb": 0.98}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
-#: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); heldout_bb, not studied
-#: yet, keeps its first reading's two.
+#: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
                  "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0, "heldout_q": 0,
@@ -506,7 +505,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0, "heldout_ap": 0, "heldout_aq": 0, "heldout_ar": 0, "heldout_as": 0,
                  "heldout_at": 0, "heldout_au": 0, "heldout_av": 0,
                  "heldout_aw": 0, "heldout_ax": 0, "heldout_ay": 0,
-                 "heldout_az": 0, "heldout_ba": 0, "heldout_bb": 2}
+                 "heldout_az": 0, "heldout_ba": 0, "heldout_bb": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1517,3 +1516,41 @@ def test_cajun_english_reads_dan_and_wit() -> None:
     """Cajun English shares the Caribbean "de", "dat", "dan": "more dan W" is "more than W"."""
     assert canonical("wit a window de cache never hold more dan W entries, de work is n times W") == \
         "with a window the cache never hold more than w entries, the work is n times w"
+
+
+def test_wenzhou_wu_is_read_as_mandarin() -> None:
+    """Wu as written in Wenzhou and southern Zhejiang: "弗" is "不", "呒没" is "没有", "老重要" is "很重要"."""
+    assert canonical("RMSNorm 弗减 mean，呒没 bias，老重要") == "rmsnorm 不减 mean,没有 bias,很重要"
+    verdict = grade(BANK.get("rmsnorm_vs_layernorm"), "RMSNorm 弗减 mean，直接除以 RMS，呒没 bias 所以算得快，效果搭 LayerNorm 差弗多。")
+    assert verdict.fraction == 1.0, verdict.message("zh")
+
+
+def test_argentine_spanish_and_spoken_elisions_are_read_as_english() -> None:
+    """"re pointless" is "really pointless", "o sea" is "that is"; "more'n" is "more than", "'stead" is "instead"."""
+    assert canonical("caching old queries is re pointless, o sea dead weight, che") == \
+        "caching old queries is really pointless, that is dead weight"
+    assert canonical("a rollin' buffer, never more'n W, 'stead of n") == "a rolling buffer, never more than w, instead of n"
+
+
+def test_a_spaced_dash_ends_the_clause_a_negation_governs() -> None:
+    """"A zero isn't silence — after exp it becomes one": the negation stays before the dash."""
+    verdict = grade(BANK.get("mask_fill_value"),
+                    "A zero isn't silence — after exponentiating it becomes one, so the muted key still gets weight; a "
+                    "huge negative turns into nothing after exp. A fully masked row: -inf gives 0/0 = NaN, a big finite "
+                    "negative gives every key the same weight, 1/n.")
+    assert verdict.fraction == 1.0, verdict.message()
+
+
+def test_fenbie_and_qubie_hold_no_negation() -> None:
+    """别 is "don't", but not in 分别 ("respectively") or 区别 ("difference")."""
+    verdict = grade(BANK.get("rope_relative"), "大概是这样：查询和键分别按各自位置成比例的角度去旋转，旋转后做点积，结果只跟两个角度的差有关，也就是 (n−m)θ。")
+    assert verdict.fraction == 1.0, verdict.message("zh")
+
+
+def test_a_list_closed_by_saying_it_matters_is_a_keyword_list() -> None:
+    for answer in ("掩码、双向、因果、MLM、next token、encoder decoder，老重要个东西。",
+                   "bidirectional, MLM, causal mask, next token - all very important stuff."):
+        verdict = grade(BANK.get("encoder_vs_decoder"), answer)
+        assert verdict.fraction == 0.0 and verdict.notes[0][0] == "text_keywords", answer
+    verdict = grade(BANK.get("sliding_window_reach"), "窗口 W，KV cache，O(n)，感受野，层数，Mistral，交关省。")
+    assert verdict.fraction == 0.0 and verdict.notes[0][0] == "text_keywords"

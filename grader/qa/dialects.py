@@ -17,7 +17,7 @@ _CANTONESE_MARK = re.compile(r"[唔嘅咗冇睇啲嗰喺佢攞嚟噉咁揾谂]|�
 # Cantonese alone: rewritten wherever they appear.
 _CANTONESE = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"唔使|唔洗|唔需要", "不用"), (r"落嚟", "下来"), (r"嗰阵", "那时"), (r"缩细", "缩小"), (r"佢哋", "它们"),
-    (r"乜嘢", "什么"), (r"噉|咁样|咁", "这样"), (r"细(?=\s*\d|\s*[一二三四五六七八九十几两]+\s*倍|咗|啲)", "小"),
+    (r"乜嘢", "什么"), (r"噉|咁样|咁", "这样"), (r"细(?=\s*\d|\s*[一二三四五六七八九十几两]+\s*倍|咗|啲|\s*[a-z(（][\w/()（）·×*]{0,12}\s*倍)", "小"),
     (r"冇", "没有"), (r"唔", "不"), (r"嘅", "的"), (r"咗", "了"), (r"睇", "看"), (r"啲", "些"), (r"嗰", "那"),
     (r"喺", "在"), (r"佢", "它"), (r"攞", "拿"), (r"嚟", "来"), (r"揾", "找"),
 )]
@@ -46,13 +46,14 @@ _SHAANXI = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"得是", "是不是"),
 )]
 
-# Written Wu (Shanghainese): 勿 (不), 个 (的), 搭 (和), 辰光 (时候), 伊 (它), 侪 (都), 交关 / 老 (很)...
-_WU_MARK = re.compile(r"[侬侪噶]|阿拉|伊拉|辰光|交关|勿")
+# Written Wu (Shanghainese, and the Wenzhou and southern Zhejiang speech that writes 弗 and 呒): 勿 / 弗 (不),
+# 呒没 (没有), 覅 (不要), 个 (的), 搭 (和), 辰光 (时候), 伊 (它), 侪 (都), 交关 / 老 (很)...
+_WU_MARK = re.compile(r"[侬侪噶弗呒覅]|阿拉|伊拉|辰光|交关|勿")
 _WU = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"辰光", "时候"), (r"交关", "很"), (r"伊拉", "它们"), (r"阿拉", "我们"), (r"侬", "你"), (r"侪", "都"),
-    (r"(?<![请切])勿", "不"), (r"噶", "这样"), (r"(?<![一二三四五六七八九十两几每这那哪各某多单整半\d])个(?=\s*[\u3400-\u9fffa-z(（,.;:!?。，；：！？]|\s*$)", "的"),
+    (r"(?<![请切])勿", "不"), (r"弗", "不"), (r"呒没有?", "没有"), (r"呒", "没"), (r"覅", "不要"), (r"噶", "这样"), (r"(?<![一二三四五六七八九十两几每这那哪各某多单整半\d])个(?=\s*[\u3400-\u9fffa-z(（,.;:!?。，；：！？]|\s*$)", "的"),
     (r"搭(?![建配乘载车])", "和"), (r"(?<=[放写存摆留])勒", "在"), (r"(?<=[快慢大小多少好])一眼", "一点"),
-    (r"老(?=[大小多少快慢好])", "很"), (r"一只(?=\s*[a-z\u3400-\u9fff])", "一个"), (r"伊(?!朗|利|始)", "它"),
+    (r"老(?=[大小多少快慢好重难省贵灵])", "很"), (r"一只(?=\s*[a-z\u3400-\u9fff])", "一个"), (r"伊(?!朗|利|始)", "它"),
 )]
 
 
@@ -208,6 +209,12 @@ _TRINI = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
     (r"dan", "than"), (r"wit", "with"), (r"dis", "this"), (r"dese", "these"), (r"dose", "those"),
 )]
 
+# Argentine (Rioplatense) Spanish in an English answer ("caching old queries is re pointless, o sea dead weight", "che").
+_RIOPLATENSE_MARK = re.compile(r"\b(?:che|viste|o sea)\b")
+_RIOPLATENSE = [(re.compile(pattern), english) for pattern, english in (
+    (r"\bre\s+(?=[a-z]{3,})", "really "), (r"\bo sea\b", "that is"), (r",?\s*\b(?:che|viste)\b", ""),
+)]
+
 # Yorkshire and northern English ("t' dot product", "tha keeps 'em", "nowt from before gets worked out again").
 _NORTHERN_ENGLISH_MARK = re.compile(r"\bt'\s|\btha\b|\bwi'|\b(?:nowt|owt|summat|nobbut)\b")
 _NORTHERN_ENGLISH = [(re.compile(pattern), english) for pattern, english in (
@@ -242,7 +249,7 @@ _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_W
              (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN), (_SPANISH_MARK, _SPANISH),
              (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG), (_PIDGIN_MARK, _PIDGIN),
              (_PATOIS_MARK, _PATOIS), (_SCOTS_MARK, _SCOTS), (_TRINI_MARK, _TRINI),
-             (_NORTHERN_ENGLISH_MARK, _NORTHERN_ENGLISH), (_BARE_CONTRACTION_MARK, _BARE_CONTRACTION),
+             (_NORTHERN_ENGLISH_MARK, _NORTHERN_ENGLISH), (_RIOPLATENSE_MARK, _RIOPLATENSE), (_BARE_CONTRACTION_MARK, _BARE_CONTRACTION),
              (_CONCORD_MARK, _CONCORD), (_PINYIN_MARK, _PINYIN)]
 
 

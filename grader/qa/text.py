@@ -49,7 +49,10 @@ _AFTER = str.maketrans(TRADITIONAL, SIMPLIFIED) | str.maketrans(
     {"\u2013": "-", "\u2014": "-", "\u2019": "'", "\u2018": "'", "，": ",", "；": ";", "：": ":"})
 _REWRITES = [
     # Spoken English's 'em is them ("has to look at 'em again"); its double negative is one ("there ain't no RNN").
-    (re.compile(r"(?<![\w'])'em\b"), "them"), (re.compile(r"\bain'?t\s+no\b"), "is no"), (re.compile(r"\bain'?t\b"), "isn't"),
+    (re.compile(r"(?<![\w'])'em\b"), "them"),
+    # ... and its other elisions ("more'n W", "'stead of n²", "'cause", "rollin' buffer").
+    (re.compile(r"\bmore'n\b"), "more than"), (re.compile(r"(?<![\w'])'stead\b"), "instead"),
+    (re.compile(r"(?<![\w'])'cause\b"), "because"), (re.compile(r"\b([a-z]{2,}in)'(?=\s|[,.;:!?]|$)"), r"\1g"), (re.compile(r"\bain'?t\s+no\b"), "is no"), (re.compile(r"\bain'?t\b"), "isn't"),
     # Python's None inside an index ("x[:, None]") adds an axis; it negates nothing.
     (re.compile(r"\[[^\[\]]*\bnone\b[^\[\]]*\]"), lambda m: re.sub(r"\bnone\b", "newaxis", m.group(0))),
     # A negation typed without its apostrophe ("you dont recompute them", "it doesnt subtract the mean").
@@ -238,14 +241,14 @@ _EMOJI_CHARS = "\U0001F000-\U0001FAFF\u2600-\u26FF\u2700-\u2712\u2719-\u27BF\u20
 # ("k and v", "keys and values" name one thing).
 _CLAUSE_END = re.compile(
     f"[{_EMOJI_CHARS}]|"  # an emoji ends a clause
-    r"[.;!?。！？,:、()（）→]|(?<=\s)\|(?=\s)|(?=\b(?:but|however|whereas|while|although|though|so|because|since|otherwise|"
+    r"[.;!?。！？,:、()（）→]|(?<=\s)\|(?=\s)|(?<=[a-z]{3}\s)-{1,2}(?=\s)|(?=\b(?:but|however|whereas|while|although|though|so|because|since|otherwise|"
     r"which|that way)\b)|(?<!\bk )(?<!\bkeys )(?=\band\b(?! v\b| values\b))|(?=但是|但|而且|而|所以|因为|因此|否则|不然|从而|于是|这样)"
 )
 _NEGATION_EN = re.compile(
     r"\b(?:not|no|never|none|neither|nor|cannot|hardly)\b|n't\b|\binstead of\b|\brather than\b|\bnothing to do with\b"
 )
 _NEGATION_ZH = re.compile(
-    r"(?<!差)不(?!同|仅|断|变|但|管|过|少|只|必[要然]|久|论|停|然|就)|没有?|未(?!来|知)|并非|非(?!常|线性)|无(?!法|关|穷|论|限|数|疑)|别(?!的|人)"
+    r"(?<!差)不(?!同|仅|断|变|但|管|过|少|只|必[要然]|久|论|停|然|就)|没有?|未(?!来|知)|并非|非(?!常|线性)|无(?!法|关|穷|论|限|数|疑)|(?<![分区告特级类个差性派识鉴辨判离])别(?!的|人)"
 )
 _FRAME = re.compile(
     r"\b(?:so|to|in order to|prevent\w*|avoid\w*|stop\w*|keep\w*|lest|otherwise|else|ensur\w*|make sure|"
@@ -590,7 +593,8 @@ _NUMBERING = re.compile(rf"(?:^|(?<=[;,]\s)){_LINE_NUMBER}(?=\s)")
 # Remarks that say an answer lists keywords rather than explains them, grouped by the framing they come from.
 _KEYWORD_REMARKS_ZH = (
     # saying so outright
-    "关键词", "这几个词", "这些词", "几个词", "就这几样儿?", "就这几个", "就是关键", "这些就是",
+    "关键词", "这几个词", "这些词", "几个词", "就这几样儿?", "就这几个", "就是关键", "这些就是", "重要",
+    "(?:很|老|超|贼|交关|蛮|挺|非常)(?:省|好用|有用|关键|实用|香)",
     "串不起来", "连不起来", "嘛都有", "好像都有关系",
     # telling to memorise
     "记住就行", "记住就好", "记牢", "背下来就行", "背熟", "必背", "必考", "高频词", "高频考点", "考点",
@@ -615,6 +619,7 @@ _KEYWORD_REMARKS_ZH = (
 )
 _KEYWORD_REMARKS_EN = (
     r"\b(?:key ?words?|buzzwords?)\s*(?:are|:)?", r"\bthat'?s (?:it|all|the recipe|the lot)\b",
+    r"\b(?:(?:all\s+)?(?:very|super|really|so)\s+)?important\s+(?:stuff|things|words|concepts|bits)\b",
     r"\b(?:that|this) kind(?: of thing)?(?: lor| lah| la| ah)?\b", r"\b(?:save this|bookmark(?: this)?|must[- ]knows?)\b",
     # a contract's boilerplate
     r"\b(?:whereas|hereby|hereinafter|notwithstanding)\b", r"\bthe part(?:y|ies)(?:'s)?(?: (?:attends|refers|relates) to)?\b",
