@@ -472,8 +472,10 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_ba, the 53rd, was read once with the grader frozen after heldout_az's study (b95b7f6): 95.7% and no
 #: wrong answer at half, the first set to meet both targets; heldout_bb, the 54th, was read once with the same
 #: grader: 95.2% and 2 wrong answers at half (a keyword list closed by "老重要个东西", RoPE "adds a learned
-#: relative-position embedding to the values"). The two are the blind figure; then both studied (99.4% and
-#: 98.9%, none at half).
+#: relative-position embedding to the values"); then both studied (99.4% and 98.9%, none at half).
+#: heldout_bc and heldout_bd, the 55th and 56th, were read once with one grader frozen after that study
+#: (1cef212): 96.6% and 95.2%, no wrong answer at half on either; the blind figure. Not studied yet, so their
+#: floors are their first readings.
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -489,7 +491,8 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_am": 0.98, "heldout_an": 0.96, "heldout_ao": 0.99, "heldout_ap": 0.98, "heldout_aq": 0.99, "heldout_ar": 0.94, "heldout_as": 0.96,
              "heldout_at": 0.98, "heldout_au": 0.99, "heldout_av": 0.99,
              "heldout_aw": 0.99, "heldout_ax": 0.99, "heldout_ay": 0.98,
-             "heldout_az": 0.99, "heldout_ba": 0.99, "heldout_bb": 0.98}
+             "heldout_az": 0.99, "heldout_ba": 0.99, "heldout_bb": 0.98,
+             "heldout_bc": 0.96, "heldout_bd": 0.95}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
@@ -505,7 +508,8 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_al": 0, "heldout_am": 0, "heldout_an": 0, "heldout_ao": 0, "heldout_ap": 0, "heldout_aq": 0, "heldout_ar": 0, "heldout_as": 0,
                  "heldout_at": 0, "heldout_au": 0, "heldout_av": 0,
                  "heldout_aw": 0, "heldout_ax": 0, "heldout_ay": 0,
-                 "heldout_az": 0, "heldout_ba": 0, "heldout_bb": 0}
+                 "heldout_az": 0, "heldout_ba": 0, "heldout_bb": 0,
+                 "heldout_bc": 0, "heldout_bd": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
