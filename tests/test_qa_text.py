@@ -474,8 +474,9 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: grader: 95.2% and 2 wrong answers at half (a keyword list closed by "老重要个东西", RoPE "adds a learned
 #: relative-position embedding to the values"); then both studied (99.4% and 98.9%, none at half).
 #: heldout_bc and heldout_bd, the 55th and 56th, were read once with one grader frozen after that study
-#: (1cef212): 96.6% and 95.2%, no wrong answer at half on either; the blind figure. Not studied yet, so their
-#: floors are their first readings.
+#: (1cef212): 96.6% and 95.2%, no wrong answer at half on either; heldout_be and heldout_bf, the 57th and
+#: 58th, with the same grader: 97.2% and 94.3%, 1 wrong answer at half on each. The four are the blind figure;
+#: not studied yet, so their floors are their first readings.
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -492,9 +493,10 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_at": 0.98, "heldout_au": 0.99, "heldout_av": 0.99,
              "heldout_aw": 0.99, "heldout_ax": 0.99, "heldout_ay": 0.98,
              "heldout_az": 0.99, "heldout_ba": 0.99, "heldout_bb": 0.98,
-             "heldout_bc": 0.96, "heldout_bd": 0.95}
+             "heldout_bc": 0.96, "heldout_bd": 0.95, "heldout_be": 0.97, "heldout_bf": 0.94}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
-#: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
+#: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); heldout_be and
+#: heldout_bf, not studied yet, keep their first readings' one each.
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
                  "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0, "heldout_q": 0,
@@ -509,7 +511,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_at": 0, "heldout_au": 0, "heldout_av": 0,
                  "heldout_aw": 0, "heldout_ax": 0, "heldout_ay": 0,
                  "heldout_az": 0, "heldout_ba": 0, "heldout_bb": 0,
-                 "heldout_bc": 0, "heldout_bd": 0}
+                 "heldout_bc": 0, "heldout_bd": 0, "heldout_be": 1, "heldout_bf": 1}
 
 
 @pytest.mark.parametrize("split", SPLITS)
