@@ -1,6 +1,6 @@
 """How well free-text answers are graded: agreement with labelled answers, by split and language.
 
-    python benchmarks/bench_qa_text.py                 # every set: tuning, dev, dev_b, heldout_c to heldout_bf (all but heldout_bc to heldout_bf studied; their first readings are the blind figure)
+    python benchmarks/bench_qa_text.py                 # every set: tuning, dev, dev_b, heldout_c to heldout_bf (all studied; the first readings of heldout_bc to heldout_bf are the blind figure)
     python benchmarks/bench_qa_text.py --split heldout_bf  # one set only
     python benchmarks/bench_qa_text.py --worst 20      # list more of the worst misses
     python benchmarks/bench_qa_text.py --split tuning  # one split only

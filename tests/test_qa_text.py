@@ -475,8 +475,8 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: relative-position embedding to the values"); then both studied (99.4% and 98.9%, none at half).
 #: heldout_bc and heldout_bd, the 55th and 56th, were read once with one grader frozen after that study
 #: (1cef212): 96.6% and 95.2%, no wrong answer at half on either; heldout_be and heldout_bf, the 57th and
-#: 58th, with the same grader: 97.2% and 94.3%, 1 wrong answer at half on each. The four are the blind figure;
-#: not studied yet, so their floors are their first readings.
+#: 58th, with the same grader: 97.2% and 94.3%, 1 wrong answer at half on each. The four were then studied
+#: together (98.3%, 98.6%, 99.1%, 96.9%, none at half).
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -493,10 +493,9 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_at": 0.98, "heldout_au": 0.99, "heldout_av": 0.99,
              "heldout_aw": 0.99, "heldout_ax": 0.99, "heldout_ay": 0.98,
              "heldout_az": 0.99, "heldout_ba": 0.99, "heldout_bb": 0.98,
-             "heldout_bc": 0.96, "heldout_bd": 0.95, "heldout_be": 0.97, "heldout_bf": 0.94}
+             "heldout_bc": 0.98, "heldout_bd": 0.98, "heldout_be": 0.99, "heldout_bf": 0.96}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
-#: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); heldout_be and
-#: heldout_bf, not studied yet, keep their first readings' one each.
+#: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
                  "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0, "heldout_q": 0,
@@ -511,7 +510,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_at": 0, "heldout_au": 0, "heldout_av": 0,
                  "heldout_aw": 0, "heldout_ax": 0, "heldout_ay": 0,
                  "heldout_az": 0, "heldout_ba": 0, "heldout_bb": 0,
-                 "heldout_bc": 0, "heldout_bd": 0, "heldout_be": 1, "heldout_bf": 1}
+                 "heldout_bc": 0, "heldout_bd": 0, "heldout_be": 0, "heldout_bf": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1560,3 +1559,45 @@ def test_a_list_closed_by_saying_it_matters_is_a_keyword_list() -> None:
         assert verdict.fraction == 0.0 and verdict.notes[0][0] == "text_keywords", answer
     verdict = grade(BANK.get("sliding_window_reach"), "窗口 W，KV cache，O(n)，感受野，层数，Mistral，交关省。")
     assert verdict.fraction == 0.0 and verdict.notes[0][0] == "text_keywords"
+
+
+def test_geordie_english_is_read_as_english() -> None:
+    """"divvent" is "don't", "roond" is "round", "ower" is "over", "te" is "to", "o" is "of"."""
+    assert canonical("exp o somethin big blows up te inf, an then inf ower inf is NaN; it divvent change the softmax") == \
+        "exp of somethin big blows up to inf, and then inf over inf is nan; it don't change the softmax"
+
+
+def test_cos_opening_a_sentence_is_because_but_not_the_cosine() -> None:
+    assert canonical("Cos RoPE encodes relative position. cos(mθ) and sin(mθ) rotate q") == \
+        "because rope encodes relative position. cos(mθ) and sin(mθ) rotate q"
+    echoed = grade(BANK.get("rope_relative"), "Cos RoPE encodes relative position, so the score only depends on the "
+                                              "relative position of q and k.")
+    assert echoed.fraction == 0.0, echoed.message()
+
+
+def test_a_parenthesis_belongs_to_the_clause_it_opens_in() -> None:
+    """"Post-LN 在走廊上设了卡（每次相加后归一化）" says the normalising of Post-LN, not of Pre-LN."""
+    verdict = grade(BANK.get("pre_ln_warmup"), "Pre-LN 像主走廊始终畅通，走廊本身不设卡，所以梯度顺着残差直接回来。Post-LN 在走廊上设了卡"
+                                               "（每次相加后归一化），刚开始训练时梯度很大，得先 warmup；Pre-LN 不用热身也稳。")
+    assert verdict.fraction == 1.0, verdict.message("zh")
+
+
+def test_a_belief_the_writer_once_held_is_reported_not_asserted() -> None:
+    """"I used to think it saved FLOPs" reports a belief given up; "it saves FLOPs" contradicts the question."""
+    said = "tiles go through SRAM and the n×n matrix is never written to HBM, so memory is linear; the output is exact."
+    question = BANK.get("flash_what_it_saves")
+    assert grade(question, "It saves FLOPs: " + said).fraction < 0.5
+    verdict = grade(question, "I used to think it saved FLOPs. It saves HBM reads and writes: " + said)
+    assert verdict.fraction == 1.0, verdict.message()
+
+
+def test_a_list_closed_by_deijin_is_a_keyword_list() -> None:
+    verdict = grade(BANK.get("flash_online_softmax"), "在线 softmax，分块，最大值，SRAM，tiling，得劲。")
+    assert verdict.fraction == 0.0 and verdict.notes[0][0] == "text_keywords"
+
+
+def test_the_scale_called_a_regulariser_is_a_named_mistake() -> None:
+    for answer in ("因为 d_k 越大模型参数越多，除以 sqrt(d_k) 是一种正则化，防止过拟合。",
+                   "It acts as a regulariser: dividing by sqrt(d_k) prevents overfitting when d_k is large."):
+        verdict = grade(BANK.get("explain_sqrt_dk"), answer)
+        assert verdict.fraction == 0.0 and verdict.mistake == "scale_is_regularisation", answer

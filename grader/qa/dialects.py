@@ -209,6 +209,14 @@ _TRINI = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
     (r"dan", "than"), (r"wit", "with"), (r"dis", "this"), (r"dese", "these"), (r"dose", "those"),
 )]
 
+# Geordie (Tyneside) English ("divvent change the softmax", "spun roond by mθ", "aal in parallel", "ower").
+_GEORDIE_MARK = re.compile(r"\b(?:divvent|divn'?t|howay|hinny|aal|roond|ower|cannit)\b")
+_GEORDIE = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
+    (r"divvent|divn'?t", "don't"), (r"cannit", "can't"), (r"aal", "all"), (r"roond", "round"), (r"ower", "over"),
+    (r"te(?= \w)", "to"), (r"ye", "you"), (r"o(?= [a-z])", "of"), (r"wor", "our"),
+    (r"an(?= (?:[^aeiou\s]|(?:it|i|a|each|every|if|on|in|other|our|us)\b))", "and"),
+)]
+
 # Argentine (Rioplatense) Spanish in an English answer ("caching old queries is re pointless, o sea dead weight", "che").
 _RIOPLATENSE_MARK = re.compile(r"\b(?:che|viste|o sea)\b")
 _RIOPLATENSE = [(re.compile(pattern), english) for pattern, english in (
@@ -249,7 +257,7 @@ _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_W
              (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN), (_SPANISH_MARK, _SPANISH),
              (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG), (_PIDGIN_MARK, _PIDGIN),
              (_PATOIS_MARK, _PATOIS), (_SCOTS_MARK, _SCOTS), (_TRINI_MARK, _TRINI),
-             (_NORTHERN_ENGLISH_MARK, _NORTHERN_ENGLISH), (_RIOPLATENSE_MARK, _RIOPLATENSE), (_BARE_CONTRACTION_MARK, _BARE_CONTRACTION),
+             (_NORTHERN_ENGLISH_MARK, _NORTHERN_ENGLISH), (_RIOPLATENSE_MARK, _RIOPLATENSE), (_GEORDIE_MARK, _GEORDIE), (_BARE_CONTRACTION_MARK, _BARE_CONTRACTION),
              (_CONCORD_MARK, _CONCORD), (_PINYIN_MARK, _PINYIN)]
 
 

@@ -52,7 +52,8 @@ _REWRITES = [
     (re.compile(r"(?<![\w'])'em\b"), "them"),
     # ... and its other elisions ("more'n W", "'stead of n²", "'cause", "rollin' buffer").
     (re.compile(r"\bmore'n\b"), "more than"), (re.compile(r"(?<![\w'])'stead\b"), "instead"),
-    (re.compile(r"(?<![\w'])'cause\b"), "because"), (re.compile(r"\b([a-z]{2,}in)'(?=\s|[,.;:!?]|$)"), r"\1g"), (re.compile(r"\bain'?t\s+no\b"), "is no"), (re.compile(r"\bain'?t\b"), "isn't"),
+    (re.compile(r"(?<![\w'])'cause\b"), "because"),
+    (re.compile(r"(?:^|(?<=[.;!?]\s))(?:cos|coz|cuz)\b(?!\s*[(\[θ^/_])(?=\s+[a-z])"), "because"), (re.compile(r"\b([a-z]{2,}in)'(?=\s|[,.;:!?]|$)"), r"\1g"), (re.compile(r"\bain'?t\s+no\b"), "is no"), (re.compile(r"\bain'?t\b"), "isn't"),
     # Python's None inside an index ("x[:, None]") adds an axis; it negates nothing.
     (re.compile(r"\[[^\[\]]*\bnone\b[^\[\]]*\]"), lambda m: re.sub(r"\bnone\b", "newaxis", m.group(0))),
     # A negation typed without its apostrophe ("you dont recompute them", "it doesnt subtract the mean").
@@ -268,6 +269,9 @@ _REPORTED = re.compile(
     r"\b(?:it'?s|it is) (?:wrong|incorrect|misleading|a mistake|not (?:enough|sufficient|right|correct|accurate)) to (?:say|think|claim|believe)\b|"
     r"(?:很多|不少|有些|有的|一些|有|常有)人(?:以为|认为|觉得|误以为|说)|误以为|你说\s*['\"“「]|\byou (?:say|said|claim|claimed)\s*['\"“]|(?:有一?种|一种)(?:说法|误解)(?:是|认为)?|常见的(?:误解|错误|误区)|容易(?:误以为|以为|搞混)|"
     r"(?:并?不是|并非)(?:因为|说)"
+    # ... or once held by the writer ("我原来以为它省的是 FLOPs", "I used to think it saved FLOPs")
+    r"|(?:我)?(?:原来|以前|原先|本来|之前|起初|一开始|当初)(?:还|也)?(?:以为|认为|觉得)|原以为"
+    r"|\bi\s+(?:used\s+to|first|once|originally|initially)\s+(?:think|thought|believe|believed|assume|assumed)\b"
 )
 _TURN = re.compile(
     r"\b(?:actually|in fact|in reality|really|instead|rather|but|however|it (?:does|is|was)n'?t|not so|wrong|false)\b|"
@@ -594,7 +598,7 @@ _NUMBERING = re.compile(rf"(?:^|(?<=[;,]\s)){_LINE_NUMBER}(?=\s)")
 _KEYWORD_REMARKS_ZH = (
     # saying so outright
     "关键词", "这几个词", "这些词", "几个词", "就这几样儿?", "就这几个", "就是关键", "这些就是", "重要",
-    "(?:很|老|超|贼|交关|蛮|挺|非常)(?:省|好用|有用|关键|实用|香)",
+    "(?:很|老|超|贼|交关|蛮|挺|非常)(?:省|好用|有用|关键|实用|香)", "得劲儿?", "带劲", "齐活儿?", "妥了", "搞定",
     "串不起来", "连不起来", "嘛都有", "好像都有关系",
     # telling to memorise
     "记住就行", "记住就好", "记牢", "背下来就行", "背熟", "必背", "必考", "高频词", "高频考点", "考点",
@@ -936,8 +940,11 @@ def _subjects_of(match: Match, answer: str, mentions: list[tuple[int, int, str]]
 
 
 def _named_in_clause(match: Match, answer: str, mentions: list[tuple[int, int, str]]) -> set[str]:
-    """The subjects named in the clause (or clauses) that hold ``match``."""
+    """The subjects named in the clause (or clauses) that hold ``match``; a parenthesis belongs to the clause
+    it opens in ("Post-LN 在走廊上设了卡（每次相加后归一化）")."""
     start, end = _clause_start(answer, match.start), _clause_end(answer, match.end)
+    if start and answer[start - 1] in "(（":
+        start = _clause_start(answer, start - 1)
     return {name for first, last, name in mentions if start <= first and last <= end}
 
 
