@@ -477,6 +477,9 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: (1cef212): 96.6% and 95.2%, no wrong answer at half on either; heldout_be and heldout_bf, the 57th and
 #: 58th, with the same grader: 97.2% and 94.3%, 1 wrong answer at half on each. The four were then studied
 #: together (98.3%, 98.6%, 99.1%, 96.9%, none at half).
+#: heldout_bg to heldout_bj, the 59th to 62nd, are the pre-declared final verification: read once each with the
+#: final grader (618cbc9): 95.5%, 96.6%, 98.3%, 96.3%, with 0, 2, 1 and 2 wrong answers at half. Held out, not
+#: studied: their floors are their first readings.
 AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -493,9 +496,11 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_at": 0.98, "heldout_au": 0.99, "heldout_av": 0.99,
              "heldout_aw": 0.99, "heldout_ax": 0.99, "heldout_ay": 0.98,
              "heldout_az": 0.99, "heldout_ba": 0.99, "heldout_bb": 0.98,
-             "heldout_bc": 0.98, "heldout_bd": 0.98, "heldout_be": 0.99, "heldout_bf": 0.96}
+             "heldout_bc": 0.98, "heldout_bd": 0.98, "heldout_be": 0.99, "heldout_bf": 0.96,
+             "heldout_bg": 0.95, "heldout_bh": 0.96, "heldout_bi": 0.98, "heldout_bj": 0.96}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
-#: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z).
+#: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); the four held-out sets
+#: of the final verification keep their first readings' counts.
 WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
                  "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0, "heldout_q": 0,
@@ -510,7 +515,8 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_at": 0, "heldout_au": 0, "heldout_av": 0,
                  "heldout_aw": 0, "heldout_ax": 0, "heldout_ay": 0,
                  "heldout_az": 0, "heldout_ba": 0, "heldout_bb": 0,
-                 "heldout_bc": 0, "heldout_bd": 0, "heldout_be": 0, "heldout_bf": 0}
+                 "heldout_bc": 0, "heldout_bd": 0, "heldout_be": 0, "heldout_bf": 0,
+                 "heldout_bg": 0, "heldout_bh": 2, "heldout_bi": 1, "heldout_bj": 2}
 
 
 @pytest.mark.parametrize("split", SPLITS)
