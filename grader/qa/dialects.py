@@ -40,9 +40,10 @@ _SOUTHWESTERN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 _SOUTHWESTERN_MARK = re.compile(r"莫得|啥子|一哈|[前后里上]头")
 
 # Written Shaanxi (Guanzhong) speech: 嫑 (不要), 额 (我) before a verb of thinking or saying, 麻达 (问题), 咥 (吃).
-_SHAANXI_MARK = re.compile(r"嫑|麻达|咥|额(?=觉|寻思|晓得|说|听|想|看|估计|记得)")
+_SHAANXI_I = r"额(?=觉|寻思|晓得|说|听|想|看|估计|记得)"  # 额 as "I", before a verb of thinking or saying
+_SHAANXI_MARK = re.compile(rf"嫑|麻达|咥|{_SHAANXI_I}")
 _SHAANXI = [(re.compile(pattern), mandarin) for pattern, mandarin in (
-    (r"嫑", "不要"), (r"麻达", "问题"), (r"咥", "吃"), (r"额(?=觉|寻思|晓得|说|听|想|看|估计|记得)", "我"), (r"寻思", "想"),
+    (r"嫑", "不要"), (r"麻达", "问题"), (r"咥", "吃"), (_SHAANXI_I, "我"), (r"寻思", "想"),
     (r"得是", "是不是"),
 )]
 
@@ -51,7 +52,8 @@ _SHAANXI = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 _WU_MARK = re.compile(r"[侬侪噶弗呒覅]|阿拉|伊拉|辰光|交关|勿")
 _WU = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"辰光", "时候"), (r"交关", "很"), (r"伊拉", "它们"), (r"阿拉", "我们"), (r"侬", "你"), (r"侪", "都"),
-    (r"(?<![请切])勿", "不"), (r"弗", "不"), (r"呒没有?", "没有"), (r"呒", "没"), (r"覅", "不要"), (r"噶", "这样"), (r"(?<![一二三四五六七八九十两几每这那哪各某多单整半\d])个(?=\s*[\u3400-\u9fffa-z(（,.;:!?。，；：！？]|\s*$)", "的"),
+    (r"(?<![请切])勿", "不"), (r"弗", "不"), (r"呒没有?", "没有"), (r"呒", "没"), (r"覅", "不要"), (r"噶", "这样"),
+    (r"(?<![一二三四五六七八九十两几每这那哪各某多单整半\d])个(?=\s*[\u3400-\u9fffa-z(（,.;:!?。，；：！？]|\s*$)", "的"),
     (r"搭(?![建配乘载车])", "和"), (r"(?<=[放写存摆留])勒", "在"), (r"(?<=[快慢大小多少好])一眼", "一点"),
     (r"老(?=[大小多少快慢好重难省贵灵])", "很"), (r"一只(?=\s*[a-z\u3400-\u9fff])", "一个"), (r"伊(?!朗|利|始)", "它"),
 )]
@@ -257,7 +259,8 @@ _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_W
              (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN), (_SPANISH_MARK, _SPANISH),
              (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG), (_PIDGIN_MARK, _PIDGIN),
              (_PATOIS_MARK, _PATOIS), (_SCOTS_MARK, _SCOTS), (_TRINI_MARK, _TRINI),
-             (_NORTHERN_ENGLISH_MARK, _NORTHERN_ENGLISH), (_RIOPLATENSE_MARK, _RIOPLATENSE), (_GEORDIE_MARK, _GEORDIE), (_BARE_CONTRACTION_MARK, _BARE_CONTRACTION),
+             (_NORTHERN_ENGLISH_MARK, _NORTHERN_ENGLISH), (_RIOPLATENSE_MARK, _RIOPLATENSE), (_GEORDIE_MARK, _GEORDIE),
+             (_BARE_CONTRACTION_MARK, _BARE_CONTRACTION),
              (_CONCORD_MARK, _CONCORD), (_PINYIN_MARK, _PINYIN)]
 
 

@@ -52,8 +52,10 @@ _REWRITES = [
     (re.compile(r"(?<![\w'])'em\b"), "them"),
     # ... and its other elisions ("more'n W", "'stead of n²", "'cause", "rollin' buffer").
     (re.compile(r"\bmore'n\b"), "more than"), (re.compile(r"(?<![\w'])'stead\b"), "instead"),
-    (re.compile(r"(?<![\w'])'cause\b"), "because"),
-    (re.compile(r"(?:^|(?<=[.;!?]\s))(?:cos|coz|cuz)\b(?!\s*[(\[θ^/_])(?=\s+[a-z])"), "because"), (re.compile(r"\b([a-z]{2,}in)'(?=\s|[,.;:!?]|$)"), r"\1g"), (re.compile(r"\bain'?t\s+no\b"), "is no"), (re.compile(r"\bain'?t\b"), "isn't"),
+    (re.compile(r"(?<![\w'])'cause\b"), "because"), (re.compile(r"\b([a-z]{2,}in)'(?=\s|[,.;:!?]|$)"), r"\1g"),
+    # "Cos" opening a sentence is "because", never the cosine ("cos(mθ)", "cos θ").
+    (re.compile(r"(?:^|(?<=[.;!?]\s))(?:cos|coz|cuz)\b(?!\s*[(\[θ^/_])(?=\s+[a-z])"), "because"),
+    (re.compile(r"\bain'?t\s+no\b"), "is no"), (re.compile(r"\bain'?t\b"), "isn't"),
     # Python's None inside an index ("x[:, None]") adds an axis; it negates nothing.
     (re.compile(r"\[[^\[\]]*\bnone\b[^\[\]]*\]"), lambda m: re.sub(r"\bnone\b", "newaxis", m.group(0))),
     # A negation typed without its apostrophe ("you dont recompute them", "it doesnt subtract the mean").
