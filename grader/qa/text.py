@@ -665,6 +665,9 @@ _HEADING_RELATION_EN = re.compile(r"\b(?:is|are|means|does|do)\b")
 # A likeness announced before a colon ("kind of like a colour formula:", "就像做菜：") says nothing of what follows.
 _ANALOGY_HEADING = re.compile(r"(?:it'?s\s+|this\s+is\s+)?(?:kind of\s+|sort of\s+|a bit\s+|just\s+)?like\s+(?:a|an|the|my|your)\s+[\w' -]{1,30}:\s*"
                               r"|(?:这)?就?(?:像|好比|如同)[\u3400-\u9fff]{1,10}[:：]\s*")
+# ... and so does one that closes it ("…、编码器、解码器，跟烧窑温度不一样一个道理", "…, just like a forge").
+_ANALOGY_TAIL = re.compile(r"[,，]\s*(?:这|也)?(?:就)?(?:跟|和|与|像|好比|如同)[^,，。；;:：]{1,16}(?:一个道理|一样|似的|差不多|同理)[。.!！]?$"
+                           r"|,\s*(?:it'?s\s+)?(?:just\s+|kind of\s+|sort of\s+|a bit\s+)?like\s+(?:a|an|the|my|your)\s+[\w' -]{1,30}[.!]?$")
 
 
 @lru_cache(maxsize=256)
@@ -704,6 +707,7 @@ def judge(question: Question, raw: str) -> Judgement:
     # ... and so does a likeness that only announces it ("kind of like a colour formula: the kernel, …").
     elif analogy := _ANALOGY_HEADING.match(bare):
         bare = bare[analogy.end():]
+    bare = _ANALOGY_TAIL.sub("", bare)
     if len(bare) <= _LONGEST_LIST and is_keyword_list(bare, _known(
             " ".join([question.question.en, question.question.zh, *question.answer.values(),
                       *(c.label.en + " " + c.label.zh for c in concepts)]))):
