@@ -253,6 +253,26 @@ _SCOTS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
     (r"oot", "out"), (r"wi", "with"), (r"ain", "own"), (r"o(?= the\b)", "of"), (r"ye", "you"), (r"wee", "small"),
 )]
 
+# Hawaiian Pidgin in an English answer ("da attention no can tell da order", "e to da zero stay one", "RMSNorm no
+# bodda taking away da average"): "stay" as the copula, "no" before a verb as its negation, "da" for "the".
+_HAWAIIAN_MARK = re.compile(r"\b(?:brah|bruddah|da kine|pau|no can|neva|plenny|odda|anodda|togedda|notting|everyting|dass|bodda)\b|(?<!\w)(?:mo|fo)'(?!\w)"
+                            r"|\bda\b(?=.*\bda\b)")
+_HAWAIIAN_VERBS = ("can|care|change|bodda|bother|subtract|block|write|keep|need|see|know|tell|look|use|matter|work|grow|"
+                   "store|save|touch|make|do|add|learn|help|hurt|blow|cost|read|recompute|compute|redo|share|cache|mix|peek")
+# "stay" after "to", a modal or a plural subject is the English verb ("they stay", "will stay").
+_AFTER_MODAL = re.compile(r"\b(?:to|will|would|could|should|must|may|might|they|we|you|i|and|or|not|can|'ll|'d)\s+$")
+_HAWAIIAN = [(re.compile(pattern), english) for pattern, english in (
+    (rf"\bno ({_HAWAIIAN_VERBS}) (?:notting|nothing)\b", r"does not \1 anything"), (r"\bno can\b", "cannot"), (rf"\bno(?= (?:{_HAWAIIAN_VERBS})\b)", "does not"), (r"\bneva\b", "never"),
+    (r"\bstay\b", lambda m: "stay" if _AFTER_MODAL.search(m.string, 0, m.start()) else "is"),
+    (r"\bda kine\b", "the thing"), (r"\bda\b", "the"), (r"\bdass\b", "that's"), (r"\bdat\b", "that"),
+    (r"\bdis\b", "this"), (r"\bdose\b", "those"), (r"\bdem\b", "them"), (r"\bden\b", "then"), (r"\bwen\b", "when"),
+    (r"\bwit\b", "with"), (r"\bum\b", "them"), (r"(?<!\w)an'(?!\w)", "and"), (r"(?<!\w)fo'(?!\w)", "for"),
+    (r"(?<!\w)mo'(?!\w)", "more"), (r"\bnotting\b", "nothing"), (r"\bevery(ting)\b", "everything"),
+    (r"\bsome(ting)\b", "something"), (r"\bting(s?)\b", r"thing\1"), (r"\banodda\b", "another"), (r"\bodda\b", "other"),
+    (r"\btogedda\b", "together"), (r"\bplenny\b", "plenty"), (r"\blil\b", "little"), (r"\bbodda\b", "bother"),
+    (r",?\s*\bbrah\b", ""), (r"\bpau\b", "done"),
+)]
+
 #: Each dialect's (or tongue's) rewrites, applied to an answer that carries one of its marks.
 _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_WU_MARK, _WU),
              (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE), (_NORTHERN_MARK, _NORTHERN),
@@ -260,13 +280,14 @@ _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_W
              (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG), (_PIDGIN_MARK, _PIDGIN),
              (_PATOIS_MARK, _PATOIS), (_SCOTS_MARK, _SCOTS), (_TRINI_MARK, _TRINI),
              (_NORTHERN_ENGLISH_MARK, _NORTHERN_ENGLISH), (_RIOPLATENSE_MARK, _RIOPLATENSE), (_GEORDIE_MARK, _GEORDIE),
+             (_HAWAIIAN_MARK, _HAWAIIAN),
              (_BARE_CONTRACTION_MARK, _BARE_CONTRACTION),
              (_CONCORD_MARK, _CONCORD), (_PINYIN_MARK, _PINYIN)]
 
 
 def standard_words(text: str) -> str:
     """Written Sichuanese, Shaanxi, Wu, Cantonese, northern and spoken colloquial, and Taiwan's terms in
-    Mandarin words; the Spanish, Hindi, Tagalog, Pidgin, Patois, Scots, Trinidadian and Yorkshire
+    Mandarin words; the Spanish, Hindi, Tagalog, Pidgin (Nigerian and Hawaiian), Patois, Scots, Trinidadian and Yorkshire
     words of an English answer in English; pinyin beside characters dropped (the rest of ``text`` as
     it was)."""
     for mark, rewrites in _DIALECTS:

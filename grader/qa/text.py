@@ -76,6 +76,8 @@ _REWRITES = [
     (re.compile(r"\bnot[- ]a[- ]number\b|非数"), "nan"),
     (re.compile(r"\b(zero|nothing) (over|divided by) (zero|nothing)\b|\bdivid\w* (zero|nothing) by (zero|nothing)\b|零除以零|0\s*除以\s*0"), "0/0"),
     (re.compile(r"\s*(->|=>|⇒|⟶|⟹)\s*"), " → "),
+    # A question's A-not-A ("能不能看到后面的词", "会不会溢出") asks; its 不 negates nothing.
+    (re.compile(r"([能会可是有要用需])[不没]\1"), r"是否\1"),
 ]
 
 
@@ -681,9 +683,9 @@ _TAUTOLOGY = re.compile(r"通过\s*([^。；;,]{2,20}?)\s*来\s*\1|代价(?:就)
                         r"|\b(\w{3,}?)(?:es|s)?\s+([\w -]{2,30}?)\s+by\s+\2(?:ing|es|s)?\s+\3\b"
                         # a name repeated as what the thing does ("位置编码提供位置", "positional encoding gives the
                         # position", "KV cache is a cache for K and V")
-                        r"|([\u4e00-\u9fff]{2})(?:编码|嵌入)\s*(?:就是)?(?:用来)?(?:提供|给出|带来)了?\s*\4(?=\s*(?:[。；;,.!！]|$))"
+                        r"|([\u4e00-\u9fff]{2})(?:编码|嵌入)\s*(?:就是)?(?:用来|来)?(?:提供|给出|带来)了?\s*\4(?=\s*(?:[。；;,.!！]|$))"
                         r"|\bposition(?:al)?\s+(?:encodings?|embeddings?)\s+(?:provides?|gives?)\s+(?:the\s+)?positions?(?=\s*(?:[.;,!]|$))"
-                        r"|\bkv\s+cache\s+is\s+(?:just\s+)?(?:a|the)\s+cache\s+(?:for|of)\s+(?:the\s+)?(?:k|keys?)\s*(?:and|&|/)\s*(?:v|values?)\b"
+                        r"|\b(?:kv\s+cache|it)\s+is\s+(?:just\s+)?(?:a|the|one)\s+cache\s+(?:for|of)\s+(?:the\s+)?(?:k|keys?)\s*(?:and|&|/)\s*(?:v|values?)\b"
                         r"|kv\s*缓存(?:就)?是(?:用来)?缓存\s*(?:k|键)\s*(?:和|与|跟)\s*(?:v|值)的?(?:缓存)?")
 
 
@@ -736,7 +738,9 @@ def judge(question: Question, raw: str) -> Judgement:
             against = [m for m in against if not ((named := _named_in_clause(m, answer, mentions)) and concept.about not in named)]
             # Said of the other subject ("prefill is memory-bound"), the idea is stated the wrong way round;
             # unless it is also said of no subject in particular ("训练目标是 MLM"), or of the right one.
-            subjects = [_subjects_of(m, answer, mentions) for m in said]
+            # A claim that runs into the subject names it as its object ("every later query compares against
+            # all the earlier keys"): it is said of that subject too.
+            subjects = [_subjects_of(m, answer, mentions) | _object_of(m, answer, mentions) for m in said]
             misattributed = [m for m, named in zip(said, subjects) if named and concept.about not in named]
             if misattributed and not any(not named or concept.about in named for named in subjects):
                 against += misattributed
@@ -943,6 +947,12 @@ def _subjects_of(match: Match, answer: str, mentions: list[tuple[int, int, str]]
         found |= _subjects_of_clause(start, end, answer, mentions)
         start = end + 1
     return found
+
+
+def _object_of(match: Match, answer: str, mentions: list[tuple[int, int, str]]) -> set[str]:
+    """The subject named right where the claim ends, with nothing between ("compare against all the
+    earlier | keys")."""
+    return {name for start, _, name in mentions if match.end <= start <= match.end + 1 and not answer[match.end:start].strip()}
 
 
 def _named_in_clause(match: Match, answer: str, mentions: list[tuple[int, int, str]]) -> set[str]:
