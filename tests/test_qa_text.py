@@ -1607,3 +1607,55 @@ def test_the_scale_called_a_regulariser_is_a_named_mistake() -> None:
                    "It acts as a regulariser: dividing by sqrt(d_k) prevents overfitting when d_k is large."):
         verdict = grade(BANK.get("explain_sqrt_dk"), answer)
         assert verdict.fraction == 0.0 and verdict.mistake == "scale_is_regularisation", answer
+
+
+def test_a_list_closed_by_a_likeness_is_a_keyword_list() -> None:
+    """A likeness after the words ("…，跟烧窑温度不一样一个道理", "…, just like a forge") relates none of them."""
+    for answer in ("双向、单向、MASK、下一个词、编码器、解码器，跟烧窑温度不一样一个道理。",
+                   "bidirectional, causal, MLM, next token, just like a forge."):
+        verdict = grade(BANK.get("encoder_vs_decoder"), answer)
+        assert verdict.fraction == 0.0 and verdict.notes[0][0] == "text_keywords", answer
+
+
+def test_hawaiian_pidgin_is_read_as_english() -> None:
+    """"stay" as the copula, "no" before a verb as its negation, "da" as "the"."""
+    verdict = grade(BANK.get("rmsnorm_vs_layernorm"), "RMSNorm no bodda taking away da average. It just divide da vector by "
+                    "its root-mean-square an' multiply by one gain. Less work, no bias, so mo' fast, an' da models come out "
+                    "just as good as wit LayerNorm, brah.")
+    assert verdict.fraction == 1.0, verdict.message()
+    assert grade(BANK.get("why_positional"), "Cuz da attention no can tell da order by itself, brah.").found
+
+
+def test_an_a_not_a_question_negates_nothing() -> None:
+    """"跟能不能看到后面的词没什么关系" denies that the mask is about the future; its 不能 says nothing."""
+    verdict = grade(BANK.get("causal_mask_purpose"), "因为因果掩码能少算一半，训练更快、更省显存，本身跟能不能看到后面的词没什么关系。")
+    assert verdict.fraction == 0.0 and not verdict.found, verdict.message("zh")
+
+
+def test_a_claim_that_runs_into_its_subject_is_said_of_it() -> None:
+    """"every later query compares against all the earlier keys" says what the keys are needed for."""
+    verdict = grade(BANK.get("kv_cache_why_not_queries"), "A query is only used once, at its own step, so q_t is never looked "
+                    "at again. Every later query has to compare against all the earlier keys and read their values, so "
+                    "keep K and V and throw away the old queries.")
+    assert verdict.fraction == 1.0, verdict.message()
+
+
+def test_swapped_fill_values_for_a_fully_masked_row_are_inverted() -> None:
+    verdict = grade(BANK.get("mask_fill_value"), "Setting to 0 is fine in principle, −inf is just the convention. A fully "
+                    "masked row gives NaN with −1e9 and uniform weights with −inf.")
+    assert verdict.fraction == 0.0, verdict.message()
+
+
+def test_rope_as_a_bias_or_an_added_vector_is_a_named_mistake() -> None:
+    for answer, mistake in (("Because RoPE adds a relative position bias to the scores, like ALiBi, a penalty that depends on i − j.",
+                             "rope_learned_bias"),
+                            ("RoPE 是把位置编码向量加到词嵌入上，只不过用的是正余弦，所以相加后分数里自然只剩相对位置。", "rope_adds_vectors")):
+        verdict = grade(BANK.get("rope_relative"), answer)
+        assert verdict.fraction < 0.5 and verdict.mistake == mistake, answer
+
+
+def test_decoding_called_compute_bound_and_swiglu_cutting_parameters_are_inverted() -> None:
+    decode = grade(BANK.get("decode_memory_bound"), "解码每次只算一个词元，计算量小，所以是算力瓶颈；预填充要一次读很多词元的数据，所以是带宽瓶颈。")
+    swiglu = grade(BANK.get("swiglu_hidden_size"), "因为 SwiGLU 的门控让每个矩阵更贵，取 8d/3 是为了把参数量减少到 4d 前馈的三分之二，省显存。")
+    for verdict in (decode, swiglu):
+        assert verdict.fraction < 0.5 and any(key == "text_inverted" for key, _ in verdict.notes), verdict.message("zh")

@@ -76,8 +76,9 @@ _REWRITES = [
     (re.compile(r"\bnot[- ]a[- ]number\b|非数"), "nan"),
     (re.compile(r"\b(zero|nothing) (over|divided by) (zero|nothing)\b|\bdivid\w* (zero|nothing) by (zero|nothing)\b|零除以零|0\s*除以\s*0"), "0/0"),
     (re.compile(r"\s*(->|=>|⇒|⟶|⟹)\s*"), " → "),
-    # A question's A-not-A ("能不能看到后面的词", "会不会溢出") asks; its 不 negates nothing.
-    (re.compile(r"([能会可是有要用需])[不没]\1"), r"是否\1"),
+    # A question's A-not-A ("能不能看到后面的词", "会不会溢出") asks; its 不 negates nothing ("是不是" is left: "代价是不是
+    # exact softmax" says "is not").
+    (re.compile(r"([能会可有要需])[不没]\1"), r"是否\1"),
 ]
 
 
