@@ -694,6 +694,7 @@ def judge(question: Question, raw: str) -> Judgement:
     """Grade one free-text answer (not blank) against ``question``'s rubric."""
     answer = _TAUTOLOGY.sub(" ", canonical(raw))
     asked = set(_asked(question.question.en + " " + question.question.zh))
+    asked_text = _known(question.question.en + " " + question.question.zh)
     # The question's terms, however the answer spells them.
     renamed = frozenset(word for spellings in question.synonyms
                         for m in _compiled(spellings)[0].finditer(answer) for word in content(m.group(0)))
@@ -761,7 +762,10 @@ def judge(question: Question, raw: str) -> Judgement:
                 result.doubt("text_doubt_negated", 0.5)
     mistaken: list[tuple[int, int]] = []  # where the answer asserts a named mistake
     for wrong in question.mistakes:
-        mentioned = find(wrong.en + wrong.zh, answer, asked, renamed)
+        # A wrong claim made of the question's own words ("RoPE 只旋转键") is said, not echoed; unless it
+        # copies the question's words as they stand.
+        mentioned = [m if answer[m.start:m.end] in asked_text else replace(m, echo=False)
+                     for m in find(wrong.en + wrong.zh, answer, asked, renamed)]
         hits = asserted(mentioned, allow_frame=False)
         if hits and any(m.negated and not m.echo for m in mentioned):
             # The answer rejects the mistake ("not by d_k") and then discusses it ("dividing by d_k shrinks...").
@@ -904,7 +908,7 @@ _CONTRAST_BEFORE = re.compile(
 )
 
 _JOINED_BEFORE = re.compile(r"(?:与|和|跟|同)\s*$")
-_AGENT_BEFORE = re.compile(r"(?:\bby|\b(?:that|which)(?=\s+(?:every|each|all|any)\b))\s+(?:(?:every|each|all|any|the|later|future|subsequent|new|next|following|upcoming|other)\s+)*$|被\s*(?:(?:之后|后面|以后|后来|其后|后续)的?)?\s*(?:每一?个|每一?步的?|所有的?|各个?)?\s*$"
+_AGENT_BEFORE = re.compile(r"(?:\bby|\b(?:that|which)(?=\s+(?:every|each|all|any)\b))\s+(?:(?:every|each|all|any|the|later|future|subsequent|new|next|following|upcoming|other)\s+)*(?:(?:token|word|position|step)(?:'s|s')?\s+)?$|被\s*(?:(?:之后|后面|以后|后来|其后|后续)的?)?\s*(?:每一?个|每一?步的?|所有的?|各个?)?\s*$"
                            # "为其后每一查询所读取" (为…所…, the written passive); not 因为, 作为, 认为…
                            r"|(?<![因作成认称以视行较更最])为\s*(?:(?:其后|之后|以后|后续|此后)的?\s*(?:每一?个?|每一?步的?|所有的?|各个?)?|每一?个?|每一?步的?|所有的?|各个?)\s*$")
 # ... or of an operation on something else, named by a pronoun ("every new query still has to scan them",
