@@ -767,7 +767,10 @@ def judge(question: Question, raw: str) -> Judgement:
         mentioned = [m if answer[m.start:m.end] in asked_text else replace(m, echo=False)
                      for m in find(wrong.en + wrong.zh, answer, asked, renamed)]
         hits = asserted(mentioned, allow_frame=False)
-        if hits and any(m.negated and not m.echo for m in mentioned):
+        # A negation read inside a longer asserted match ("so that the model doesn't attend to the padding")
+        # belongs to that claim; it rejects nothing.
+        if hits and any(m.negated and not m.echo and not any(h.start <= m.start and m.end <= h.end for h in hits)
+                        for m in mentioned):
             # The answer rejects the mistake ("not by d_k") and then discusses it ("dividing by d_k shrinks...").
             result.doubt("text_doubt_negated", 0.6)
             continue
