@@ -1659,3 +1659,42 @@ def test_decoding_called_compute_bound_and_swiglu_cutting_parameters_are_inverte
     swiglu = grade(BANK.get("swiglu_hidden_size"), "因为 SwiGLU 的门控让每个矩阵更贵，取 8d/3 是为了把参数量减少到 4d 前馈的三分之二，省显存。")
     for verdict in (decode, swiglu):
         assert verdict.fraction < 0.5 and any(key == "text_inverted" for key, _ in verdict.notes), verdict.message("zh")
+
+
+def test_a_wrong_claim_in_the_questions_own_words_is_said() -> None:
+    """"RoPE 只旋转键" is made of the question's words (旋转, 键) but claims something the question does not say."""
+    verdict = grade(BANK.get("rope_relative"), "其实 RoPE 只旋转键，不旋转查询：键按和查询之间的距离 (n − m)θ 转一下，这样点积自然只取决于角度差。")
+    assert verdict.fraction < 0.5 and verdict.mistake == "rope_keys_only", verdict.message("zh")
+
+
+def test_a_negation_inside_a_longer_asserted_mistake_rejects_nothing() -> None:
+    """"so that the model doesn't attend to the padding" asserts the padding-mask confusion; its "doesn't" belongs to it."""
+    verdict = grade(BANK.get("causal_mask_purpose"), "All positions are trained in parallel in one pass. The causal mask is there so "
+                    "that the model doesn't attend to the padding tokens at the end of shorter sequences in the batch.")
+    assert verdict.fraction < 0.5 and verdict.mistake == "causal_is_padding_mask", verdict.message()
+
+
+def test_the_agent_of_a_passive_may_be_a_tokens_query() -> None:
+    """"looked up by every later token's query": the keys and values are the subject, the query the agent."""
+    verdict = grade(BANK.get("kv_cache_why_not_queries"), "A query is consumed once, at its own step, to produce that token's "
+                    "output. Keys and values, by contrast, get looked up by every later token's query. So only the current "
+                    "query matters; old ones are dead weight.")
+    assert verdict.fraction == 1.0, verdict.message()
+
+
+def test_a_right_idea_beside_a_wrong_reason_stays_below_half() -> None:
+    """The hardest wrong answers state one idea right and give a wrong reason for the rest (red-team sets)."""
+    cases = (
+        ("kv_cache_why_not_queries", "Every later query needs the past keys and values, so those are cached. Queries aren't "
+                                     "cached because they're cheap to recompute, q is just one matmul."),
+        ("decode_memory_bound", "Prefill does the whole prompt at once as matrix-matrix work. Decoding is bandwidth-limited "
+                                "because it's sequential: token t+1 depends on token t."),
+        ("alibi_bias", "偏置只跟距离有关，没有位置嵌入表，任何长度都有定义。能外推是因为推理时超出训练长度的部分会被 ALiBi 截断。"),
+        ("swiglu_hidden_size", "Three matrices now, W, V and W₂. The 2/3 factor is there because Swish is about 1.5× as "
+                               "expensive to evaluate as ReLU, so you trim the hidden width to cancel out the extra activation cost."),
+        ("quadratic_cost", "每个词元都要和所有词元两两算分数，所以计算是 O(n²)。显存平方增长主要是因为 KV 缓存：序列越长，缓存的 K、V 就按 n² 增长。"),
+        ("explain_sqrt_dk", "softmax 一饱和梯度就消失。除以 √d_k 是因为多头拼接之后维度变成 h·d_k，要把拼接带来的放大抵消掉。"),
+    )
+    for qid, answer in cases:
+        verdict = grade(BANK.get(qid), answer)
+        assert verdict.fraction < 0.5, (qid, verdict.message())
