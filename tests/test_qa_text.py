@@ -477,10 +477,14 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: (1cef212): 96.6% and 95.2%, no wrong answer at half on either; heldout_be and heldout_bf, the 57th and
 #: 58th, with the same grader: 97.2% and 94.3%, 1 wrong answer at half on each. The four were then studied
 #: together (98.3%, 98.6%, 99.1%, 96.9%, none at half).
-#: heldout_bg to heldout_bj, the 59th to 62nd, are the pre-declared final verification: read once each with the
-#: final grader (618cbc9): 95.5%, 96.6%, 98.3%, 96.3%, with 0, 2, 1 and 2 wrong answers at half. Held out, not
-#: studied: their floors are their first readings.
-AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
+#: heldout_bg to heldout_bj, the 59th to 62nd, were read once each with the grader 618cbc9 (95.5%, 96.6%, 98.3%,
+#: 96.3%; 0, 2, 1 and 2 wrong answers at half), then studied (99.7%, 99.4%, 99.4%, 98.9%; none at half).
+#: adversarial_a and adversarial_b hold 1,760 answers by ten authors asked for the hardest wrong answers (one
+#: right idea beside one wrong claim, labelled zero): they measure only the wrong answers at half. Their
+#: agreement is low by design: the grader gives such an answer a quarter of the points (the label partial),
+#: where these authors wrote zero. adversarial_b was read once before study: 255 of its 660 wrong answers at
+#: half; after study 74, 40 of them given full points on trust.
+AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
              "heldout_o": 0.97, "heldout_p": 0.98, "heldout_q": 0.99, "heldout_r": 0.94,
@@ -497,11 +501,11 @@ AGREEMENT = {"tuning": 0.99, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "hel
              "heldout_aw": 0.99, "heldout_ax": 0.99, "heldout_ay": 0.98,
              "heldout_az": 0.99, "heldout_ba": 0.99, "heldout_bb": 0.98,
              "heldout_bc": 0.98, "heldout_bd": 0.98, "heldout_be": 0.99, "heldout_bf": 0.96,
-             "heldout_bg": 0.95, "heldout_bh": 0.96, "heldout_bi": 0.98, "heldout_bj": 0.96}
+             "heldout_bg": 0.99, "heldout_bh": 0.99, "heldout_bi": 0.99, "heldout_bj": 0.98}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
-#: studied set but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); the four held-out sets
-#: of the final verification keep their first readings' counts.
-WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
+#: studied set of learners' answers but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); on
+#: the adversarial sets, what is left after study (mostly full points on trust, docs/qa_text.md).
+WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 2, "adversarial_b": 74, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
                  "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0, "heldout_q": 0,
                  "heldout_r": 1, "heldout_s": 1, "heldout_t": 0,
@@ -516,7 +520,7 @@ WRONG_AT_HALF = {"tuning": 0, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d":
                  "heldout_aw": 0, "heldout_ax": 0, "heldout_ay": 0,
                  "heldout_az": 0, "heldout_ba": 0, "heldout_bb": 0,
                  "heldout_bc": 0, "heldout_bd": 0, "heldout_be": 0, "heldout_bf": 0,
-                 "heldout_bg": 0, "heldout_bh": 2, "heldout_bi": 1, "heldout_bj": 2}
+                 "heldout_bg": 0, "heldout_bh": 0, "heldout_bi": 0, "heldout_bj": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
