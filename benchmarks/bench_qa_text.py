@@ -1,7 +1,7 @@
 """How well free-text answers are graded: agreement with labelled answers, by split and language.
 
-    python benchmarks/bench_qa_text.py                 # every set: tuning, dev, dev_b, heldout_c to heldout_bj (all but heldout_bg to heldout_bj studied; those four, read with the final grader, are the blind figure)
-    python benchmarks/bench_qa_text.py --split heldout_bj  # one set only
+    python benchmarks/bench_qa_text.py                 # every set: tuning, adversarial_a/b, dev, dev_b, heldout_c to heldout_bn (all but heldout_bk to heldout_bn studied; those four, read once with the frozen grader, are the blind figure)
+    python benchmarks/bench_qa_text.py --split heldout_bn  # one set only
     python benchmarks/bench_qa_text.py --worst 20      # list more of the worst misses
     python benchmarks/bench_qa_text.py --split tuning  # one split only
     python benchmarks/bench_qa_text.py --timing 11     # also: wall time of `grade qa` on the full reference answers
