@@ -255,14 +255,17 @@ _SCOTS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
 
 # Hawaiian Pidgin in an English answer ("da attention no can tell da order", "e to da zero stay one", "RMSNorm no
 # bodda taking away da average"): "stay" as the copula, "no" before a verb as its negation, "da" for "the".
-_HAWAIIAN_MARK = re.compile(r"\b(?:brah|bruddah|da kine|pau|no can|neva|plenny|odda|anodda|togedda|notting|everyting|dass|bodda)\b|(?<!\w)(?:mo|fo)'(?!\w)"
-                            r"|\bda\b(?=.*\bda\b)")
+_HAWAIIAN_MARK = re.compile(r"\b(?:brah|bruddah|da kine|pau|no can|neva|plenny|odda|anodda|togedda|notting|everyting|dass|bodda)\b"
+                            r"|(?<!\w)(?:mo|fo)'(?!\w)|\bda\b(?=.*\bda\b)")
 _HAWAIIAN_VERBS = ("can|care|change|bodda|bother|subtract|block|write|keep|need|see|know|tell|look|use|matter|work|grow|"
                    "store|save|touch|make|do|add|learn|help|hurt|blow|cost|read|recompute|compute|redo|share|cache|mix|peek")
 # "stay" after "to", a modal or a plural subject is the English verb ("they stay", "will stay").
 _AFTER_MODAL = re.compile(r"\b(?:to|will|would|could|should|must|may|might|they|we|you|i|and|or|not|can|'ll|'d)\s+$")
 _HAWAIIAN = [(re.compile(pattern), english) for pattern, english in (
-    (rf"\bno ({_HAWAIIAN_VERBS}) (?:notting|nothing)\b", r"does not \1 anything"), (r"\bno can\b", "cannot"), (rf"\bno(?= (?:{_HAWAIIAN_VERBS})\b)", "does not"), (r"\bneva\b", "never"),
+    (rf"\bno ({_HAWAIIAN_VERBS}) (?:notting|nothing)\b", r"does not \1 anything"),
+    (r"\bno can\b", "cannot"),
+    (rf"\bno(?= (?:{_HAWAIIAN_VERBS})\b)", "does not"),
+    (r"\bneva\b", "never"),
     (r"\bstay\b", lambda m: "stay" if _AFTER_MODAL.search(m.string, 0, m.start()) else "is"),
     (r"\bda kine\b", "the thing"), (r"\bda\b", "the"), (r"\bdass\b", "that's"), (r"\bdat\b", "that"),
     (r"\bdis\b", "this"), (r"\bdose\b", "those"), (r"\bdem\b", "them"), (r"\bden\b", "then"), (r"\bwen\b", "when"),
