@@ -276,6 +276,28 @@ _HAWAIIAN = [(re.compile(pattern), english) for pattern, english in (
     (r",?\s*\bbrah\b", ""), (r"\bpau\b", "done"),
 )]
 
+# Early Modern English, as a role-player or a bard writes it ("its spread widens as d_k groweth", "the gradient all
+# but dieth", "the window saveth naught"): the verb in -eth is the verb in -s.
+_ARCHAIC_MARK = re.compile(r"\b(?:hath|doth|thou|thee|thy|thine|verily|naught|hark|methinks|forsooth|wherefore|'tis|nigh)\b"
+                           r"|\b[a-z]{2,}eth\b.*\b[a-z]{2,}eth\b")
+_VOWEL = "aeiou"
+
+
+def _modern_verb(match: re.Match) -> str:
+    """"maketh" → "makes", "groweth" → "grows", "dieth" → "dies", "costeth" → "costs"."""
+    stem = match.group(1)
+    silent_e = stem[-1] in _VOWEL or (  # "di", "go": "dies", "goes"; "mak", "sav" (one vowel, one consonant): "makes"
+        len(stem) >= 3 and stem[-1] not in _VOWEL + "wyx" and stem[-2] in _VOWEL and stem[-3] not in _VOWEL)
+    return stem + ("es" if silent_e else "s")
+
+
+_ARCHAIC = [(re.compile(pattern), english) for pattern, english in (
+    (r"\bhath\b", "has"), (r"\bdoth\b", "does"), (r"\b(?:thou|thee|ye)\b", "you"), (r"\bthy\b|\bthine\b", "your"),
+    (r"\bnaught\b", "nothing"), (r"\bnigh\b", "nearly"), (r"\s*\b(?:verily|forsooth|methinks|hark)\b[,!]?", " "),
+    # not "teeth", "Macbeth", nor an ordinal ("twentieth")
+    (r"\b(?!(?:teeth|macbeth|elizabeth)\b)([a-z]{2,}?)(?<!ti)eth\b", _modern_verb),
+)]
+
 #: Each dialect's (or tongue's) rewrites, applied to an answer that carries one of its marks.
 _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_WU_MARK, _WU),
              (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE), (_NORTHERN_MARK, _NORTHERN),
@@ -284,6 +306,7 @@ _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_W
              (_PATOIS_MARK, _PATOIS), (_SCOTS_MARK, _SCOTS), (_TRINI_MARK, _TRINI),
              (_NORTHERN_ENGLISH_MARK, _NORTHERN_ENGLISH), (_RIOPLATENSE_MARK, _RIOPLATENSE), (_GEORDIE_MARK, _GEORDIE),
              (_HAWAIIAN_MARK, _HAWAIIAN),
+             (_ARCHAIC_MARK, _ARCHAIC),
              (_BARE_CONTRACTION_MARK, _BARE_CONTRACTION),
              (_CONCORD_MARK, _CONCORD), (_PINYIN_MARK, _PINYIN)]
 

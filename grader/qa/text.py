@@ -55,6 +55,8 @@ _REWRITES = [
     (re.compile(r"(?<![\w'])'cause\b"), "because"), (re.compile(r"\b([a-z]{2,}in)'(?=\s|[,.;:!?]|$)"), r"\1g"),
     # "Cos" opening a sentence is "because", never the cosine ("cos(mθ)", "cos θ").
     (re.compile(r"(?:^|(?<=[.;!?]\s))(?:cos|coz|cuz)\b(?!\s*[(\[θ^/_])(?=\s+[a-z])"), "because"),
+    # ... and so does a bare "Cause" before its clause ("Cause it's rotary, so ..."), never "cause of".
+    (re.compile(r"(?:^|(?<=[.;!?]\s))cause(?=\s+(?:it|it's|they|they're|we|you)\b)"), "because"),
     (re.compile(r"\bain'?t\s+no\b"), "is no"), (re.compile(r"\bain'?t\b"), "isn't"),
     # Python's None inside an index ("x[:, None]") adds an axis; it negates nothing.
     (re.compile(r"\[[^\[\]]*\bnone\b[^\[\]]*\]"), lambda m: re.sub(r"\bnone\b", "newaxis", m.group(0))),
@@ -207,7 +209,7 @@ _STOPWORDS = frozenset(
     "not no yes very just also into from about use using used via".split()
     # a contract's boilerplate ("Whereas the Party hereby states that ...")
     + "whereas hereby herein hereinafter notwithstanding aforesaid aforementioned thereof wherein foregoing party parties shall".split()
-) | frozenset("的了是在和与为就也都而及把被让使它这那个一么吗呢吧啊要会能可以因所什怎如何")
+) | frozenset("的了是在和与为就也都而及把被让使它这那个一么吗呢吧啊要会能可以因所什怎如何已其")
 
 
 def _stem(token: str) -> str:
@@ -418,7 +420,7 @@ def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[s
 _ADVERB = re.compile(r"[a-z]{3,}ly")
 # The verbs of a purpose ("来减小……", "用于加速……"): what a means is used for.
 _PURPOSE_ZH = r"(?:减小|缩小|降低|减少|节省|压缩|加快|加速|提高|避免|防止|实现)"
-_ADVERB_ZH = re.compile(r"其实|当然|就是|基本上|本质上|实际上|确实|显然|非常|一些|一点儿?|话说|列位看官|看官|诸位|(?<=[a-z\s])里面|"
+_ADVERB_ZH = re.compile(r"(?:本律师|本人|笔者|我方)?(?:请求|恳请)?(?:法庭|法院|贵院)(?:认定|确认)|(?:依据|根据|按照?)题意|如题所述|确已|其实|当然|就是|基本上|本质上|实际上|确实|显然|非常|一些|一点儿?|话说|列位看官|看官|诸位|(?<=[a-z\s])里面|"
                         r"(?:巧妙|大大|显著|有效|明显|简单|自然而然|聪明)地?|"
                         r"通过|借助|利用|采用|的?(?:一种)?(?:方式|方法|办法|做法|手段|机制|技术)来?|"
                         # "通过改变注意力的方式": changing "the way" of something names no change.
@@ -445,7 +447,8 @@ def _consequence(answer: str, clause_start: int, clause_end: int, known: set[str
     """Whether the clause draws its point ("so the cache is smaller") from something new said before it in
     the sentence (not from the question's own words: "MQA and GQA shrink the cache, so it is smaller")."""
     sentence = _sentence_start(answer, clause_start, limit=400)
-    return bool(_CONSEQUENCE.search(answer, clause_start, clause_end)) and bool(content(answer[sentence:clause_start]) - known)
+    # (The clitic of "it's", "that's" is no word said.)
+    return bool(_CONSEQUENCE.search(answer, clause_start, clause_end)) and bool(content(answer[sentence:clause_start]) - known - {"s"})
 
 
 _SENTENCE_END = re.compile(r"[.;!?](\s|$)|[。！？;]")
@@ -468,8 +471,9 @@ def asserted(matches: list[Match], *, allow_frame: bool) -> list[Match]:
 # ------------------------------------------------------------------------------- keyword lists
 
 # Items set apart by commas, slashes (not one inside a term: "8d/3", "k/v"), "and", or shouted one by one
-# ("双向！掩码！BERT！").
+# ("双向！掩码！BERT！"), or said one by one as sentences ("Kernel. Feature map. RNN. Linear. Logbook of sums.").
 _ITEM_SPLIT = re.compile(r"\s*[,;、|+&!]\s*|\s*/\s*(?!\w)|(?<!\w)\s*/\s*|\s+/\s+|\s+and\s+")
+_ONE_BY_ONE = re.compile(r"(?<=[a-z])\.\s+(?=[a-z])")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _RELATION_EN = re.compile(
     r"\b(a|an|the|with|without|is|are|was|were|be|been|it|its|this|that|so|to|of|in|on|for|by|with|because|since|when|if|then|than|which|"
@@ -489,6 +493,7 @@ _NOUNS_ZH = re.compile(r"平移不变|显存|缓存|内存|存储|访存|复用|
 _PROPERTY_ZH = re.compile(r"(?<=[\u3400-\u9fff]{2})不变$")
 _FORMULA = re.compile(r"[\w^()/.*·+\- ]{1,24}=[\w^()/.*·+\- ]{1,20}")
 _OF = re.compile(r"\bof\b")
+_LINKING_EN = re.compile(r"\b(?:a|an|the|on|in|at|for|with|to|from|by)\b")
 _COMPARATIVE_EN = re.compile(r"\b(larger|bigger|smaller|higher|lower|more|less|fewer|very)\b")
 
 
@@ -517,6 +522,9 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
     definition ("h=8") in a list of four or more.
     """
     # A citation ("Xiong et al. 2020", "Transformers are RNNs") is one more topic word.
+    said = _ONE_BY_ONE.split(answer.strip(" .。!！"))  # four or more sentences of three words at most
+    if len(said) >= 4 and all(len(sentence.split()) <= 3 for sentence in said):
+        answer = ", ".join(said)
     items = [re.sub(r"\s+et al\.?(?=\s|$)", "", i) for i in _ITEM_SPLIT.split(_PAPER_TITLE.sub("paper", answer.strip(" .。!！"))) if i]
     # An arrow, a formula, "BERT: bidirectional" relate things; in a list of four or more, a definition
     # ("h=8", "θ_i = 10000^(-2i/d)") is one more topic word.
@@ -558,7 +566,11 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
             return False
         else:
             # In a list of four or more, "of" joins a noun phrase ("blocks of keys"), it relates nothing.
-            words = _OF.sub(" ", item) if long_list and separated else item
+            # In a list of five or more, a phrase joined by a preposition ("jesses on the attention",
+            # "mask for the future") names a thing too.
+            words = (_OF.sub(" ", item) if long_list and separated else item)
+            if separated and len(items) >= 5 and len(item.split()) <= 4:
+                words = _LINKING_EN.sub(" ", words)
             relations = [m.group(0) for m in _RELATION_EN.finditer(words)]
             if relations and not (listed and len(relations) == 1 and _COMPARATIVE_EN.fullmatch(relations[0])):
                 return False
@@ -623,6 +635,8 @@ _KEYWORD_REMARKS_ZH = (
     "观众朋友们", "听众朋友们", "本台",
     # a weather forecaster's idiom ("局部有 padding", "预计")
     "局部有", "预计", "请注意防范",
+    # a tag question closing the list ("……，阿是？", "对吧？", "是伐？"): it asks, it relates nothing
+    "阿是", "对吧", "是吧", "对伐", "是伐", "对不对", "是不是啊?", "没错吧", "对哇", "对撒", "对头不",
     # called away ("宝宝哭了先这样")
     "先这样", r"(?:宝宝|娃|孩子)(?:哭了|醒了|叫我了?)",
 )
@@ -663,6 +677,8 @@ def _asked(text: str) -> frozenset[str]:
 _REPORTING = re.compile(r"\b(?:states?|says?|declares?|submits?|holds?|stipulates?|acknowledges?|affirms?|asserts?|agrees?|notes?)\s+that\b")
 
 _HEADING = re.compile(r"[^:,.;。]{1,24}:\s*")
+# ... and so does one that only labels what follows ("举证：", "答：", "Exhibit A:", "TL;DR:").
+_LABEL_HEADING = re.compile(r"\s*(?:举证|答|答案|回答|关键词|要点|总结|结论|证据|证物|summary|answer|keywords?|tl;?dr|in short|evidence|exhibit\s+\w)\s*:\s*")
 # A heading that says something of its words ("the mask is: …") starts an answer, not a list.
 _HEADING_RELATION_EN = re.compile(r"\b(?:is|are|means|does|do)\b")
 # A likeness announced before a colon ("kind of like a colour formula:", "就像做菜：") says nothing of what follows.
@@ -705,7 +721,7 @@ def judge(question: Question, raw: str) -> Judgement:
     bare = _without_decoration(answer)
     # A heading made of the question's own words ("因果掩码：上三角、−inf、自回归") introduces the list; one
     # that says something of them ("ALiBi 就是：…", "the mask is: …") does not.
-    if ((heading := _HEADING.match(bare)) and not (content(heading.group(0)) - asked - renamed)
+    if ((heading := _HEADING.match(bare)) and (not (content(heading.group(0)) - asked - renamed) or _LABEL_HEADING.fullmatch(heading.group(0)))
             and not _RELATION_ZH.search(heading.group(0)) and not _HEADING_RELATION_EN.search(heading.group(0))):
         bare = bare[heading.end():]
     # ... and so does a likeness that only announces it ("kind of like a colour formula: the kernel, …").
@@ -833,6 +849,9 @@ _ADMITS = re.compile(
     r"我[^。；;,]{0,6}(?:没有?|不太?|还没)[^。；;,]{0,3}(?:懂|明白|清楚|记得|记住|想通|搞清|弄清)|记不(?:清|得|住)|不记得|忘了"
     r"|\bi\s+(?:really\s+)?(?:don't|do not|can't|cannot|didn't|did not)\s+(?:really\s+)?(?:know|remember|recall|understand)\b"
     r"|\b(?:not (?:100% |entirely |totally |quite )?sure|no idea|i forg[eo]t)\b"
+    # ... or that it will not go into it ("至于加性注意力，本律师不予举证", "I'll skip the additive part").
+    r"|(?:不予|暂不|恕不|就不|先不)(?:举证|说明|解释|置评|赘述|讨论|展开|细说|多说)"
+    r"|\b(?:i'll|i will|i'm going to|let me)\s+(?:skip|not go into|leave out|pass on)\b|\b(?:won't|will not)\s+go\s+into\b|\bno comment\b"
     # ... or, as a reviewer does, that the text it reviews leaves it out ("本文未给出说明", "建议补充").
     r"|(?:未|没有|并未|尚未)(?:给出|作出|做出|进行|加以)?(?:说明|解释|讨论|交代|论述|提及|涉及)|建议(?:作者)?(?:进一步)?(?:补充|增加|加入|补上|讨论)"
     r"|\b(?:does not|doesn't|did not|didn't|fails? to)\s+(?:explain|discuss|address|mention|cover)\b|\b(?:the\s+)?authors?\s+should\s+(?:add|discuss|explain)\b")
