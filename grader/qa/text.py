@@ -342,7 +342,9 @@ def _negations_before(prefix: str) -> int:
 def _compiled(pattern: str) -> tuple[re.Pattern[str], int]:
     """The pattern, and how many negations it spells out itself (they do not count against it)."""
     bare = re.sub(r"\\[a-zA-Z]|\[[^\]]*\]", " ", pattern)
-    return compiled_pattern(pattern), min(1, _negations(bare.replace("|", " ")))
+    # "instead\s+of", "rather\s+than": a negation spelled over a gap is spelled too.
+    bare = re.sub(r"\s+", " ", re.sub(r"[+*?]|\{\d*,?\d*\}", "", bare.replace("|", " ")))
+    return compiled_pattern(pattern), min(1, _negations(bare))
 
 
 # What the answer says it does not understand or has forgotten ("具体 rescale 的细节还没看懂", "the
