@@ -486,8 +486,10 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: half; after study 74, 40 of them given full points on trust. heldout_bk to heldout_bn, the 63rd to 66th, are
 #: the second pre-declared verification: read once with the grader frozen at 764f2d9 (96.3%, 94.9%, 95.2%, 97.2%;
 #: 1, 3, 2 and 1 wrong answers at half), then studied (98.6%, 98.3%, 98.3%, 99.4%; none at half), and
-#: adversarial_b's wrong answers at half studied again (73 -> 13: four new named mistakes).
-AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
+#: adversarial_b's wrong answers at half studied again (73 -> 13: four new named mistakes). adversarial_c,
+#: four more adversarial authors, was read once before study: 183 of its 528 wrong answers at half; 129 after
+#: a short study (115 of the 183 were full points on trust, which that study left alone).
+AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
              "heldout_o": 0.97, "heldout_p": 0.98, "heldout_q": 0.99, "heldout_r": 0.94,
@@ -509,7 +511,7 @@ AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "dev"
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set of learners' answers but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); on
 #: the adversarial sets, what is left after study (mostly full points on trust, docs/qa_text.md).
-WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 2, "adversarial_b": 13, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
+WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 13, "adversarial_c": 129, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
                  "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0, "heldout_q": 0,
                  "heldout_r": 1, "heldout_s": 1, "heldout_t": 0,
