@@ -1793,3 +1793,13 @@ def test_common_wrong_reasons_beside_right_ideas_are_named() -> None:
     for qid, answer, mistake in cases:
         verdict = grade(BANK.get(qid), answer)
         assert verdict.fraction < 0.5 and verdict.mistake == mistake, (qid, verdict.mistake, verdict.message())
+
+
+def test_a_keyword_list_opened_or_closed_off_the_subject_is_still_a_list() -> None:
+    """"…, rescale, no cap", "…、重缩放，晓得伐？", "yo, …": a greeting or a tag shares no word with the subject."""
+    for qid, answer in (("flash_online_softmax", "tiling, SRAM, running max, rescale, online softmax, no cap"),
+                        ("flash_online_softmax", "分块、SRAM、运行最大值、重缩放、在线 softmax，晓得伐？"),
+                        ("flash_online_softmax", "分块、SRAM、运行最大值、重缩放、在线 softmax，中不中？"),
+                        ("kv_cache_purpose", "yo, keys, values, cache, reuse, new token")):
+        verdict = grade(BANK.get(qid), answer)
+        assert verdict.fraction == 0.0 and any(key == "text_keywords" for key, _ in verdict.notes), (answer, verdict.message())

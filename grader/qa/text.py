@@ -514,6 +514,11 @@ def _spaced_terms(item: str) -> bool:
 _PAPER_TITLE = re.compile(r"\b(?:transformers are rnns|attention is all you need|train short,? test long)\b")
 
 
+@lru_cache(maxsize=256)
+def _vocabulary_of(known: str) -> frozenset[str]:
+    return frozenset(content(known))
+
+
 def is_keyword_list(answer: str, known: str = "") -> bool:
     """Two to eight short items (ten set apart by spaces), topic words, and nothing that relates them.
 
@@ -535,6 +540,12 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
     if (re.search(r"[→<>≈∝~]|[^\d\s]\s*:|=\s*[\w.]+\(", answer)
             or any("=" in i and not (long_list and _definition(i)) for i in items)):
         return False
+    # A list of three or more topic words opened or closed by words off the subject ("…, rescale, no cap",
+    # "…、重缩放，晓得伐？", "yo, …"): a greeting or a tag, no item of the list.
+    while known and len(items) >= 4 and not (content(items[-1]) & _vocabulary_of(known)):
+        items = items[:-1]
+    while known and len(items) >= 4 and not (content(items[0]) & _vocabulary_of(known)):
+        items = items[1:]
     separated = len(items) >= 3  # "keys, values, cache, reuse": a word alone relates nothing
     if separated:  # ... nor does an article before each ("the kernel, the associativity, the RNN")
         items = [re.sub(r"^(?:the|an?)\s+(?=\S+(?:\s+\S+)?$)", "", item) for item in items]
@@ -638,7 +649,8 @@ _KEYWORD_REMARKS_ZH = (
     # a weather forecaster's idiom ("局部有 padding", "预计")
     "局部有", "预计", "请注意防范",
     # a tag question closing the list ("……，阿是？", "对吧？", "是伐？"): it asks, it relates nothing
-    "阿是", "对吧", "是吧", "对伐", "是伐", "对不对", "是不是啊?", "没错吧", "对哇", "对撒", "对头不",
+    "阿是", "对吧", "是吧", "对伐", "是伐", "对不对", "是不是啊?", "没错吧", "对哇", "对撒", "对头不", "中不中",
+    "行不行", "好不好", "懂不懂",
     # called away ("宝宝哭了先这样")
     "先这样", r"(?:宝宝|娃|孩子)(?:哭了|醒了|叫我了?)",
 )
