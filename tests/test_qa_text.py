@@ -1800,6 +1800,8 @@ def test_a_keyword_list_opened_or_closed_off_the_subject_is_still_a_list() -> No
     for qid, answer in (("flash_online_softmax", "tiling, SRAM, running max, rescale, online softmax, no cap"),
                         ("flash_online_softmax", "分块、SRAM、运行最大值、重缩放、在线 softmax，晓得伐？"),
                         ("flash_online_softmax", "分块、SRAM、运行最大值、重缩放、在线 softmax，中不中？"),
-                        ("kv_cache_purpose", "yo, keys, values, cache, reuse, new token")):
+                        ("kv_cache_purpose", "yo, keys, values, cache, reuse, new token"),
+                        ("flash_online_softmax", "tiling, SRAM, running max, rescale, online softmax, all that jazz"),
+                        ("why_multi_head", "多头 子空间 拼接 W_O 晓得伐")):
         verdict = grade(BANK.get(qid), answer)
         assert verdict.fraction == 0.0 and any(key == "text_keywords" for key, _ in verdict.notes), (answer, verdict.message())

@@ -515,11 +515,17 @@ _PAPER_TITLE = re.compile(r"\b(?:transformers are rnns|attention is all you need
 
 
 @lru_cache(maxsize=256)
-def _vocabulary_of(known: str) -> frozenset[str]:
+def _words_of(known: str) -> frozenset[str]:
     return frozenset(content(known))
 
 
-def is_keyword_list(answer: str, known: str = "") -> bool:
+def _off_subject(item: str, known: str, domain: frozenset[str]) -> bool:
+    """An item with no word of the bank (English) or no character of the question's own text (Chinese,
+    whose single characters the whole bank mostly holds): "no cap", "all that jazz", "晓得伐", "就这样"."""
+    return not (content(item) & (_words_of(known) if _CJK.search(item) else domain))
+
+
+def is_keyword_list(answer: str, known: str = "", domain: frozenset[str] = frozenset()) -> bool:
     """Two to eight short items (ten set apart by spaces), topic words, and nothing that relates them.
 
     ``known`` is the question's own text (question, model answer, idea labels): a longer Chinese item
@@ -540,11 +546,11 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
     if (re.search(r"[→<>≈∝~]|[^\d\s]\s*:|=\s*[\w.]+\(", answer)
             or any("=" in i and not (long_list and _definition(i)) for i in items)):
         return False
-    # A list of three or more topic words opened or closed by words off the subject ("…, rescale, no cap",
-    # "…、重缩放，晓得伐？", "yo, …"): a greeting or a tag, no item of the list.
-    while known and len(items) >= 4 and not (content(items[-1]) & _vocabulary_of(known)):
+    # A list of three or more topic words opened or closed by words off the subject (``domain``: the bank's own
+    # words) is a list with a greeting or a tag ("…, rescale, no cap", "…、重缩放，晓得伐？", "yo, …").
+    if domain and len(items) >= 4 and _off_subject(items[-1], known, domain):
         items = items[:-1]
-    while known and len(items) >= 4 and not (content(items[0]) & _vocabulary_of(known)):
+    if domain and len(items) >= 4 and _off_subject(items[0], known, domain):
         items = items[1:]
     separated = len(items) >= 3  # "keys, values, cache, reuse": a word alone relates nothing
     if separated:  # ... nor does an article before each ("the kernel, the associativity, the RNN")
@@ -559,6 +565,8 @@ def is_keyword_list(answer: str, known: str = "") -> bool:
         if len(items) > (10 if any(re.fullmatch(r"[\u3400-\u9fff]+", i) or re.search(r"[\d\-+^()]", i)
                                    for i in items) else 8):
             return False
+        if domain and len(items) >= 4 and _off_subject(items[-1], known, domain):
+            items = items[:-1]  # "多头 子空间 拼接 W_O 晓得伐": the tag again
     if not 2 <= len(items) <= (10 if spaced else 8):
         return False
     listed = len(items) >= 3
@@ -656,6 +664,7 @@ _KEYWORD_REMARKS_ZH = (
 )
 _KEYWORD_REMARKS_EN = (
     r"\b(?:key ?words?|buzzwords?)\s*(?:are|:)?", r"\bthat'?s (?:it|all|the recipe|the lot)\b",
+    r"\b(?:and )?all that jazz\b", r"\band (?:stuff|so on|so forth|whatnot)\b",
     r"\b(?:(?:all\s+)?(?:very|super|really|so)\s+)?important\s+(?:stuff|things|words|concepts|bits)\b",
     r"\b(?:that|this) kind(?: of thing)?(?: lor| lah| la| ah)?\b", r"\b(?:save this|bookmark(?: this)?|must[- ]knows?)\b",
     # a contract's boilerplate
@@ -744,7 +753,7 @@ def judge(question: Question, raw: str) -> Judgement:
     bare = _ANALOGY_TAIL.sub("", bare)
     if len(bare) <= _LONGEST_LIST and is_keyword_list(bare, _known(
             " ".join([question.question.en, question.question.zh, *question.answer.values(),
-                      *(c.label.en + " " + c.label.zh for c in concepts)]))):
+                      *(c.label.en + " " + c.label.zh for c in concepts)])), vocabulary(question.domain)):
         return Judgement(0.0, missing=list(concepts), notes=[("text_keywords", {})])
 
     result = Judgement(0.0)
