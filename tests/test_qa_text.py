@@ -635,7 +635,7 @@ def test_each_wrong_claim_cancels_one_right_idea() -> None:
     question = BANK.get("encoder_vs_decoder")
     one = grade(question, "BERT uses a causal mask like GPT. GPT is trained to predict the next token and BERT predicts masked tokens.")
     assert 0 < one.fraction < 0.5
-    two = grade(question, "BERT uses a causal mask like GPT, and both are trained to predict the next token.")
+    two = grade(question, "BERT has a causal mask, just as GPT does, and both are trained to predict the next token.")
     assert two.fraction == 0.0 and two.mistake is None
     assert {c.id for c in two.found} == {"gpt_causal", "gpt_next_token"}
 
