@@ -490,8 +490,8 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: four more adversarial authors, was read once before study: 183 of its 528 wrong answers at half; 129 after
 #: a short study (115 of the 183 were full points on trust, which that study left alone).
 #: heldout_bo to heldout_br, the 67th to 70th, are the third pre-declared verification: read once with the grader
-#: frozen at cd6bcab (96.3%, 93.2%, 95.7%, 97.7%; 0, 2, 1 and 1 wrong answers at half). Held out, not studied:
-#: their floors are their first readings.
+#: frozen at cd6bcab (96.3%, 93.2%, 95.7%, 97.7%; 0, 2, 1 and 1 wrong answers at half), then studied (97.7%,
+#: 96.0%, 98.3%, 99.4%; none at half).
 AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -511,7 +511,7 @@ AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adve
              "heldout_bc": 0.98, "heldout_bd": 0.98, "heldout_be": 0.99, "heldout_bf": 0.96,
              "heldout_bg": 0.99, "heldout_bh": 0.99, "heldout_bi": 0.99, "heldout_bj": 0.98,
              "heldout_bk": 0.98, "heldout_bl": 0.98, "heldout_bm": 0.98, "heldout_bn": 0.99,
-             "heldout_bo": 0.96, "heldout_bp": 0.93, "heldout_bq": 0.95, "heldout_br": 0.97}
+             "heldout_bo": 0.97, "heldout_bp": 0.96, "heldout_bq": 0.98, "heldout_br": 0.99}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set of learners' answers but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); on
 #: the adversarial sets, what is left after study (mostly full points on trust, docs/qa_text.md).
@@ -532,7 +532,7 @@ WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 13, "adversar
                  "heldout_bc": 0, "heldout_bd": 0, "heldout_be": 0, "heldout_bf": 0,
                  "heldout_bg": 0, "heldout_bh": 0, "heldout_bi": 0, "heldout_bj": 0,
                  "heldout_bk": 0, "heldout_bl": 0, "heldout_bm": 0, "heldout_bn": 0,
-                 "heldout_bo": 0, "heldout_bp": 2, "heldout_bq": 1, "heldout_br": 1}
+                 "heldout_bo": 0, "heldout_bp": 0, "heldout_bq": 0, "heldout_br": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1810,3 +1810,27 @@ def test_a_keyword_list_opened_or_closed_off_the_subject_is_still_a_list() -> No
                         ("why_multi_head", "多头 子空间 拼接 W_O 晓得伐")):
         verdict = grade(BANK.get(qid), answer)
         assert verdict.fraction == 0.0 and any(key == "text_keywords" for key, _ in verdict.notes), (answer, verdict.message())
+
+
+def test_a_keyword_list_followed_by_a_remark_off_the_question_is_still_a_list() -> None:
+    """"…, decoder, mask. Basically two different betas for the same route.": the sentence after the list says
+    nothing of the question."""
+    verdict = grade(BANK.get("encoder_vs_decoder"), "bidirectional, causal, MLM, next token, encoder, decoder, mask. "
+                    "Basically two different betas for the same route.")
+    assert verdict.fraction == 0.0 and any(key == "text_keywords" for key, _ in verdict.notes), verdict.message()
+
+
+def test_reversals_of_the_third_verification_stay_below_half() -> None:
+    """Wrong answers of heldout_bo..br that their first reading lifted to half or more."""
+    cases = (
+        ("rope_relative", "RoPE 让分数只看绝对位置，相对位置在旋转以后被抵消掉了，所以长度外推不太行。"),
+        ("softmax_stability", "插花前要醒花，把花材泡水让它吸饱。softmax 也一样要先处理一下再算，这是规矩。"),
+        ("pre_ln_warmup", "Post-LN's the stable one eh, Pre-LN is what blows up and needs the warm-up; folks just use Pre-LN "
+                          "'cause it's faster per step."),
+        ("gqa_kv_sharing", "MQA 跟 GQA 就是为了减小 KV 缓存，代价就是它们为这个付出的代价。"),
+    )
+    for qid, answer in cases:
+        verdict = grade(BANK.get(qid), answer)
+        assert verdict.fraction < 0.5, (qid, verdict.message())
+    # ... while "结果也一样" (the result is the same too) still states the invariance.
+    assert grade(BANK.get("softmax_stability"), "exp 大了会溢出成 inf；每个分数都减去最大值，softmax 的结果也一样。").fraction == 1.0

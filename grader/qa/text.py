@@ -519,6 +519,9 @@ def _words_of(known: str) -> frozenset[str]:
     return frozenset(content(known))
 
 
+_LAST_SENTENCE = re.compile(r"(?<=[.!?。！？])\s*([^.!?。！？]+)[.!?。！？]?\s*$")
+
+
 def _off_subject(item: str, known: str, domain: frozenset[str]) -> bool:
     """An item with no word of the bank (English) or no character of the question's own text (Chinese,
     whose single characters the whole bank mostly holds): "no cap", "all that jazz", "晓得伐", "就这样"."""
@@ -534,6 +537,11 @@ def is_keyword_list(answer: str, known: str = "", domain: frozenset[str] = froze
     (or 、) a single English word is a topic word ("keys, values, cache, reuse"), and so is a
     definition ("h=8") in a list of four or more.
     """
+    # A list followed by one short sentence that shares no word with the question's text ("…, decoder, mask.
+    # Basically two different betas for the same route.") is a list with a remark.
+    if (tail := _LAST_SENTENCE.search(answer)) and len(tail.group(1).split()) <= 12 and known and not (
+            content(tail.group(1)) & _words_of(known)) and is_keyword_list(answer[:tail.start()], known, domain):
+        return True
     # A citation ("Xiong et al. 2020", "Transformers are RNNs") is one more topic word.
     said = _ONE_BY_ONE.split(answer.strip(" .。!！"))  # four or more sentences of three words at most
     if len(said) >= 4 and all(len(sentence.split()) <= 3 for sentence in said):
@@ -719,13 +727,13 @@ def _known(text: str) -> str:
 
 # A claim that gives itself as its own reason ("通过减小 KV 缓存来减小 KV 缓存", "代价就是付出了代价", "it reduces the
 # cache by reducing the cache"), or says a thing does what its name says, says nothing.
-_TAUTOLOGY = re.compile(r"通过\s*([^。；;,]{2,20}?)\s*来\s*\1|代价(?:就)?是(?:付出了?)?(?:一些|一定的?|些)?代价"
+_TAUTOLOGY = re.compile(r"通过\s*([^。；;,]{2,20}?)\s*来\s*\1|代价(?:就)?是(?:付出了?)?(?:一些|一定的?|些)?代价|代价(?:就)?是[^。；;,]{0,10}付出的代价"
                         r"|\b(\w{3,}?)(?:es|s)?\s+([\w -]{2,30}?)\s+by\s+\2(?:ing|es|s)?\s+\3\b"
                         # a name repeated as what the thing does ("位置编码提供位置", "positional encoding gives the
                         # position", "KV cache is a cache for K and V")
                         r"|([\u4e00-\u9fff]{2})(?:编码|嵌入)\s*(?:就是)?(?:用来|来)?(?:提供|给出|带来)了?\s*\4(?=\s*(?:[。；;,.!！]|$))"
                         r"|\bposition(?:al)?\s+(?:encodings?|embeddings?)\s+(?:provides?|gives?)\s+(?:the\s+)?positions?(?=\s*(?:[.;,!]|$))"
-                        r"|\b(?:kv\s+cache|it)\s+is\s+(?:just\s+)?(?:a|the|one)\s+cache\s+(?:for|of)\s+(?:the\s+)?(?:k|keys?)\s*(?:and|&|/)\s*(?:v|values?)\b"
+                        r"|\b(?:kv\s+cache|it)(?:'s|\s+is)\s+(?:just\s+)?(?:a|the|one)\s+cache\s+(?:for|of)\s+(?:the\s+)?(?:k|keys?)\s*(?:and|&|/)\s*(?:v|values?)\b"
                         r"|kv\s*缓存(?:就)?是(?:用来)?缓存\s*(?:k|键)\s*(?:和|与|跟)\s*(?:v|值)的?(?:缓存)?")
 
 
