@@ -542,10 +542,11 @@ def is_keyword_list(answer: str, known: str = "", domain: frozenset[str] = froze
     if (tail := _LAST_SENTENCE.search(answer)) and len(tail.group(1).split()) <= 12 and known and not (
             content(tail.group(1)) & _words_of(known)) and is_keyword_list(answer[:tail.start()], known, domain):
         return True
-    # A citation ("Xiong et al. 2020", "Transformers are RNNs") is one more topic word.
-    said = _ONE_BY_ONE.split(answer.strip(" .。!！"))  # four or more sentences of three words at most
+    # Four or more sentences of three words at most are items said one by one ("Kernel. Feature map. RNN.").
+    said = _ONE_BY_ONE.split(answer.strip(" .。!！"))
     if len(said) >= 4 and all(len(sentence.split()) <= 3 for sentence in said):
         answer = ", ".join(said)
+    # A citation ("Xiong et al. 2020", "Transformers are RNNs") is one more topic word.
     items = [re.sub(r"\s+et al\.?(?=\s|$)", "", i) for i in _ITEM_SPLIT.split(_PAPER_TITLE.sub("paper", answer.strip(" .。!！"))) if i]
     # An arrow, a formula, "BERT: bidirectional" relate things; in a list of four or more, a definition
     # ("h=8", "θ_i = 10000^(-2i/d)") is one more topic word.
@@ -597,7 +598,7 @@ def is_keyword_list(answer: str, known: str = "", domain: frozenset[str] = froze
             # In a list of four or more, "of" joins a noun phrase ("blocks of keys"), it relates nothing.
             # In a list of five or more, a phrase joined by a preposition ("jesses on the attention",
             # "mask for the future") names a thing too.
-            words = (_OF.sub(" ", item) if long_list and separated else item)
+            words = _OF.sub(" ", item) if long_list and separated else item
             if separated and len(items) >= 5 and len(item.split()) <= 4:
                 words = _LINKING_EN.sub(" ", words)
             relations = [m.group(0) for m in _RELATION_EN.finditer(words)]
