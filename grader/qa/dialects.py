@@ -59,20 +59,23 @@ _WU = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 )]
 
 
-# Northern colloquial Mandarin (Henan, Shandong, Beijing, the north-east): 俺 (我), 咋 (怎么), 自个儿 (自己),
+# Northern colloquial Mandarin (Henan, Shandong, Beijing, the north-east): 俺 (我), 咋 (怎么), 瞅 (看), 自个儿 (自己),
 # 一块儿 (一起), 贼 before an adjective (很), 甭 (不用), 差不离 (差不多).
-_NORTHERN_MARK = re.compile(r"俺|咋|自个儿?|一块儿|得劲|贼(?=[快好多大慢])|甭|倍儿|差不离|介[么样个]|嘛呢")
+_NORTHERN_MARK = re.compile(r"俺|咋|瞅|自个儿?|一块儿|得劲|贼(?=[快好多大慢])|甭|倍儿|差不离|介[么样个]|嘛呢")
 _NORTHERN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"俺们", "我们"), (r"俺", "我"), (r"咋(?!舌)", "怎么"), (r"自个儿?", "自己"), (r"一块儿", "一起"),
     (r"贼(?=[快好多大慢])", "很"), (r"甭", "不用"), (r"倍儿", "很"), (r"差不离儿?", "差不多"),
-    (r"介(?=[么样个])", "这"), (r"大概齐", "大概"),
+    (r"介(?=[么样个])", "这"), (r"大概齐", "大概"), (r"瞅", "看"),
     # The -儿 of Beijing speech ("快点儿", "完事儿", "这会儿") adds no meaning.
     (r"(?<=[点块会事样这那哪边头些])儿", ""),
 )]
 
-# Spoken Mandarin anywhere: 光 before a verb is 只 ("光算新来的那个词"), 除个 is 除以 ("光除个均方根").
-_SPOKEN_MARK = re.compile(r"光|除个")
+# Spoken Mandarin anywhere: 光 before a verb is 只 ("光算新来的那个词"), 除个 is 除以 ("光除个均方根"); 么得 / 么有
+# (Hubei, Jiangxi, Jianghuai speech) and 木有 are 没有 ("BERT 么得因果掩码"), but not in 什么有 or 怎么得到.
+_NOT_HAVE = r"(?<![什怎那这多要甚])么(?=得(?![到出了])|有)|木(?=有)"
+_SPOKEN_MARK = re.compile(rf"光|除个|{_NOT_HAVE}")
 _SPOKEN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (_NOT_HAVE, "没"),
     (r"(?<![阳灯目眼日月时风激荧曝反偏])光(?=\s*(?:算|除|存|看|用|要|记|留|拿|读|做|加|减|靠|管))", "只"),
     (r"(?<=除)个(?=\s*[\u3400-\u9fffa-z])", "以"),
 )]

@@ -314,6 +314,10 @@ def _clause_start(text: str, position: int) -> int:
     return start
 
 
+# "都没有" / "也不用" closing the clause right after a topic takes the topic back: "BERT 嘛因果掩码都没有（…）".
+_DENIED_AFTER_ZH = re.compile(r"[\u3400-\u9fff]{0,4}?\s*(?:都|也)(?:是)?\s*(?:没有?|不(?:用|要|加|需要|存|做))\s*(?=[(（,，.。;；!！]|$)")
+
+
 def _negations(text: str) -> int:
     return len(_NEGATION_EN.findall(text)) + len(_NEGATION_ZH.findall(text))
 
@@ -403,6 +407,9 @@ def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[s
             # ("既没有循环也没有卷积" is one claim, not a double negation).
             inside = 0 if spelled else _negations(span[inner[-1] if inner else 0:])
             negated = (before + inside) % 2 == 1
+            # A Chinese topic denied after it ("因果掩码都没有", "连 padding 之外的掩码也不用") is not had.
+            if _DENIED_AFTER_ZH.match(answer, end):
+                negated = not negated
             framed = negated and bool(_FRAME.search(answer[_sentence_start(answer, start):start]))
             clause_end = _clause_end(answer, end)
             if _reported(answer, start) or _IGNORED.match(answer, end, clause_end) or _SUGGESTED.match(answer, clause_start) or (
@@ -519,13 +526,21 @@ def _words_of(known: str) -> frozenset[str]:
     return frozenset(content(known))
 
 
+_POINTS_AT_NAME = re.compile(r"\s*(?:→|=>)\s*([\w -]{1,30}?)\s*[.。!！]?\s*$")
 _LAST_SENTENCE = re.compile(r"(?<=[.!?。！？])\s*([^.!?。！？]+)[.!?。！？]?\s*$")
 
 
-def _off_subject(item: str, known: str, domain: frozenset[str]) -> bool:
+def _off_subject(item: str, known: str, domain: frozenset[str], listed: bool = True) -> bool:
     """An item with no word of the bank (English) or no character of the question's own text (Chinese,
-    whose single characters the whole bank mostly holds): "no cap", "all that jazz", "晓得伐", "就这样"."""
-    return not (content(item) & (_words_of(known) if _CJK.search(item) else domain))
+    whose single characters the whole bank mostly holds): "no cap", "all that jazz", "晓得伐", "就这样".
+
+    An item set apart by commas (``listed``) is off the subject too when most of its characters are and it
+    relates nothing ("幕布一块一块": only 块 is the question's).
+    """
+    if not _CJK.search(item):
+        return not content(item) & domain
+    said, on_subject = content(item), content(item) & _words_of(known)
+    return not on_subject or listed and len(on_subject) * 2 < len(said) and not _RELATION_ZH.search(_NOUNS_ZH.sub("", item))
 
 
 def is_keyword_list(answer: str, known: str = "", domain: frozenset[str] = frozenset()) -> bool:
@@ -546,6 +561,11 @@ def is_keyword_list(answer: str, known: str = "", domain: frozenset[str] = froze
     said = _ONE_BY_ONE.split(answer.strip(" .。!！"))
     if len(said) >= 4 and all(len(sentence.split()) <= 3 for sentence in said):
         answer = ", ".join(said)
+    # A list of three or more pointing at the name it adds up to ("running max, running sum, rescale → online
+    # softmax": words of the question's own text) relates nothing.
+    if (pointed := _POINTS_AT_NAME.search(answer)) and known and content(pointed.group(1)) <= _words_of(known) and len(
+            _ITEM_SPLIT.split(answer[:pointed.start()].strip())) >= 3:
+        answer = answer[:pointed.start()]
     # A citation ("Xiong et al. 2020", "Transformers are RNNs") is one more topic word.
     items = [re.sub(r"\s+et al\.?(?=\s|$)", "", i) for i in _ITEM_SPLIT.split(_PAPER_TITLE.sub("paper", answer.strip(" .。!！"))) if i]
     # An arrow, a formula, "BERT: bidirectional" relate things; in a list of four or more, a definition
@@ -574,7 +594,7 @@ def is_keyword_list(answer: str, known: str = "", domain: frozenset[str] = froze
         if len(items) > (10 if any(re.fullmatch(r"[\u3400-\u9fff]+", i) or re.search(r"[\d\-+^()]", i)
                                    for i in items) else 8):
             return False
-        if domain and len(items) >= 4 and _off_subject(items[-1], known, domain):
+        if domain and len(items) >= 4 and _off_subject(items[-1], known, domain, listed=False):
             items = items[:-1]  # "多头 子空间 拼接 W_O 晓得伐": the tag again
     if not 2 <= len(items) <= (10 if spaced else 8):
         return False
@@ -717,7 +737,7 @@ _HEADING_RELATION_EN = re.compile(r"\b(?:is|are|means|does|do)\b")
 _ANALOGY_HEADING = re.compile(r"(?:it'?s\s+|this\s+is\s+)?(?:kind of\s+|sort of\s+|a bit\s+|just\s+)?like\s+(?:a|an|the|my|your)\s+[\w' -]{1,30}:\s*"
                               r"|(?:这)?就?(?:像|好比|如同)[\u3400-\u9fff]{1,10}[:：]\s*")
 # ... and so does one that closes it ("…、编码器、解码器，跟烧窑温度不一样一个道理", "…, just like a forge").
-_ANALOGY_TAIL = re.compile(r"[,，]\s*(?:这|也)?(?:就)?(?:跟|和|与|像|好比|如同)[^,，。；;:：]{1,16}(?:一个道理|一样|似的|差不多|同理)[。.!！]?$"
+_ANALOGY_TAIL = re.compile(r"[,，。]\s*(?:这|也)?(?:就)?(?:跟|和|与|像|好比|如同)[^,，。；;:：]{1,16}(?:一个道理|一样|似的|差不多|同理)[。.!！]?$"
                            r"|,\s*(?:it'?s\s+)?(?:just\s+|kind of\s+|sort of\s+|a bit\s+)?like\s+(?:a|an|the|my|your)\s+[\w' -]{1,30}[.!]?$")
 
 
