@@ -1028,10 +1028,20 @@ def _subjects_of(match: Match, answer: str, mentions: list[tuple[int, int, str]]
     return found
 
 
+_THEM_END = re.compile(r"(?:它们|\bthem)\s*$")
+_THEM_NEXT = re.compile(r"\s*(?:它们|them\b)")
+
+
 def _object_of(match: Match, answer: str, mentions: list[tuple[int, int, str]]) -> set[str]:
     """The subject named right where the claim ends, with nothing between ("compare against all the
-    earlier | keys")."""
-    return {name for start, _, name in mentions if match.end <= start <= match.end + 1 and not answer[match.end:start].strip()}
+    earlier | keys"); or, where it ends on "它们" / "them", the one named last in the sentence before its
+    clause ("K 和 V 不一样，后面每个新 query 都要跟 | 它们算")."""
+    named = {name for start, _, name in mentions if match.end <= start <= match.end + 1 and not answer[match.end:start].strip()}
+    if named or not (_THEM_END.search(answer, match.start, match.end) or _THEM_NEXT.match(answer, match.end)):
+        return named
+    sentence, clause = _sentence_start(answer, match.start, limit=400), _clause_start(answer, match.start)
+    before = [name for start, end, name in mentions if sentence <= start and end <= clause]
+    return {before[-1]} if before else set()
 
 
 def _named_in_clause(match: Match, answer: str, mentions: list[tuple[int, int, str]]) -> set[str]:
