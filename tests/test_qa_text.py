@@ -1883,3 +1883,28 @@ def test_them_after_a_claim_is_the_subject_named_before_it() -> None:
     verdict = grade(BANK.get("kv_cache_why_not_queries"), "query 只在自己那一步用一次，以后再也用不到；K 和 V 不一样，后面每个新 "
                                                            "query 都要跟它们算。所以只存 K、V。")
     assert verdict.fraction == 1.0, verdict.message()
+
+
+def test_a_keyword_list_in_any_dress_is_still_a_list() -> None:
+    """Bullets, a markdown heading, a greeting, "·" between the terms, a dash to the name they add up to, or a
+    remark off the subject after them: still a list of words."""
+    for qid, answer in (
+            ("causal_mask_purpose", "• future tokens • teacher forcing • parallel • autoregressive • triangle • leakage"),
+            ("sliding_window_reach", "## Sliding window\n- O(n·W)\n- rolling buffer\n- KV cache\n- receptive field"),
+            ("flash_online_softmax", "Hi all! tiling, running max, running sum, rescale, SRAM"),
+            ("decode_memory_bound", "arithmetic intensity · matrix-vector · matrix-matrix · HBM bandwidth · batch"),
+            ("rope_relative", "rotation, angle, mθ, nθ, frequencies, pairs of dims — rope in a nutshell"),
+            ("causal_mask_purpose", "future tokens / parallel / teacher forcing / autoregressive / lower-triangular — the "
+                                    "five shots you need in the album, that's it."),
+            ("sliding_window_reach", "滑窗、W、线性、滚动缓存、KV缓存、层数、感受野、卷积——粤语版背诵完毕，搞掂！")):
+        verdict = grade(BANK.get(qid), answer)
+        assert verdict.fraction == 0.0 and any(key == "text_keywords" for key, _ in verdict.notes), (answer, verdict.message())
+    # ... while terse answers that relate their terms keep their points.
+    for qid, answer in (
+            ("rmsnorm_vs_layernorm", "no mean centering, just x / RMS(x) · g; cheaper, same quality"),
+            ("decode_memory_bound", "预填充：矩阵乘矩阵，算术强度高；解码：每步读全部权重和 KV 缓存，矩阵乘向量"),
+            ("explain_sqrt_dk", "划重点：d_k↑ → 点积方差↑ → softmax 饱和（接近 one-hot）→ 梯度消失。除以 √d_k，一招解决！"),
+            ("gqa_kv_sharing", "yo 多个 query head share 一个 KV head，MQA 全场 share 一个，GQA 分 group，cache 缩到 1/(每组 "
+                               "query 数)；代价是 quality，MQA 会掉点，GQA 跟 MHA 差不多，兄弟 trade-off 押住")):
+        verdict = grade(BANK.get(qid), answer)
+        assert verdict.fraction == 1.0, (answer, verdict.message())

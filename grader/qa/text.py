@@ -481,7 +481,7 @@ def asserted(matches: list[Match], *, allow_frame: bool) -> list[Match]:
 
 # Items set apart by commas, slashes (not one inside a term: "8d/3", "k/v"), "and", or shouted one by one
 # ("双向！掩码！BERT！"), or said one by one as sentences ("Kernel. Feature map. RNN. Linear. Logbook of sums.").
-_ITEM_SPLIT = re.compile(r"\s*[,;、|+&!]\s*|\s*/\s*(?!\w)|(?<!\w)\s*/\s*|\s+/\s+|\s+and\s+")
+_ITEM_SPLIT = re.compile(r"\s*[,;、|+&!•]\s*|\s+·\s+|\s*/\s*(?!\w)|(?<!\w)\s*/\s*|\s+/\s+|\s+and\s+")
 _ONE_BY_ONE = re.compile(r"(?<=[a-z])\.\s+(?=[a-z])")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _RELATION_EN = re.compile(
@@ -526,8 +526,25 @@ def _words_of(known: str) -> frozenset[str]:
     return frozenset(content(known))
 
 
-_POINTS_AT_NAME = re.compile(r"\s*(?:→|=>)\s*([\w -]{1,30}?)\s*[.。!！]?\s*$")
+_POINTS_AT_NAME = re.compile(r"\s*(?:→|=>|\s-{1,2}\s)\s*([\w -]{1,30}?)\s*[.。!！]?\s*$")
 _LAST_SENTENCE = re.compile(r"(?<=[.!?。！？])\s*([^.!?。！？]+)[.!?。！？]?\s*$")
+
+
+# Where a remark after a list may start: a dash, an ellipsis, a stop, a comma, a bracket, a colon.
+_REMARK_START = re.compile(r"\s*(?:—+|–|-{1,2}(?!\w)|\.{2,}|…+|[.。!！?？;；,，(（【\[:：])")
+
+
+def _a_remark(rest: str, known: str, domain: frozenset[str]) -> bool:
+    """Talk off the subject: twelve words at most, naming at most one word of the question's text and at least
+    one word the bank never uses ("the five shots you need in the album"); in Chinese, twenty characters at
+    most, mostly not the question's and relating nothing ("粤语版背诵完毕，搞掂"); and no formula."""
+    if re.search(r"[=^√→]|\d|\w\(", rest):
+        return False
+    said = content(rest)
+    if _CJK.search(rest):
+        return len(_CJK.findall(rest)) <= 20 and len(said & _words_of(known)) * 2 < len(said) and not _RELATION_ZH.search(
+            _NOUNS_ZH.sub("", rest))
+    return len(rest.split()) <= 12 and len(said & _words_of(known)) <= 1 and bool(said - domain)
 
 
 def _off_subject(item: str, known: str, domain: frozenset[str], listed: bool = True) -> bool:
@@ -543,7 +560,7 @@ def _off_subject(item: str, known: str, domain: frozenset[str], listed: bool = T
     return not on_subject or listed and len(on_subject) * 2 < len(said) and not _RELATION_ZH.search(_NOUNS_ZH.sub("", item))
 
 
-def is_keyword_list(answer: str, known: str = "", domain: frozenset[str] = frozenset()) -> bool:
+def is_keyword_list(answer: str, known: str = "", domain: frozenset[str] = frozenset(), _remark_follows: bool = False) -> bool:
     """Two to eight short items (ten set apart by spaces), topic words, and nothing that relates them.
 
     ``known`` is the question's own text (question, model answer, idea labels): a longer Chinese item
@@ -566,6 +583,13 @@ def is_keyword_list(answer: str, known: str = "", domain: frozenset[str] = froze
     if (pointed := _POINTS_AT_NAME.search(answer)) and known and content(pointed.group(1)) <= _words_of(known) and len(
             _ITEM_SPLIT.split(answer[:pointed.start()].strip())) >= 3:
         answer = answer[:pointed.start()]
+    # ... and so does a short remark off the subject after it ("…, lower-triangular — the five shots you need in
+    # the album", "…、卷积——粤语版背诵完毕，搞掂！").
+    if known and not _remark_follows:
+        for cut in [m.start() for m in _REMARK_START.finditer(answer)][-4:][::-1]:
+            if _a_remark(answer[cut:], known, domain) and len(_ITEM_SPLIT.split(answer[:cut].strip())) >= 4 and is_keyword_list(
+                    answer[:cut], known, domain, _remark_follows=True):
+                return True
     # A citation ("Xiong et al. 2020", "Transformers are RNNs") is one more topic word.
     items = [re.sub(r"\s+et al\.?(?=\s|$)", "", i) for i in _ITEM_SPLIT.split(_PAPER_TITLE.sub("paper", answer.strip(" .。!！"))) if i]
     # An arrow, a formula, "BERT: bidirectional" relate things; in a list of four or more, a definition
@@ -711,10 +735,19 @@ _TONE_TILDE = re.compile(r"(?<=[\u3400-\u9fff])[~～]+")
 _SPEAKER = re.compile(r"(?:^|(?<=[。.!?！？]))\s*[甲乙丙]\s*[:：]")
 
 
+# A list written as lines ("## sliding window; - o(n·w); - rolling buffer", the lines already joined by ";"):
+# the bullets, and a markdown heading, which heads the list.
+_BULLET = re.compile(r"(?:^|(?<=;\s))[-*•]\s+")
+_MARKDOWN_HEADING = re.compile(r"^#+\s*([^;#]{1,40});\s*")
+# A greeting that opens the answer ("hi all", "hey!", "good morning,").
+_GREETING = re.compile(r"^(?:hi|hey|hello|yo|greetings|good (?:morning|afternoon|evening))\b(?:\s+(?:all|everyone|folks|guys|there|team))?\s*[!,.]?\s*")
+
+
 def _without_decoration(answer: str) -> str:
-    """The answer without emoji, hashtags, speakers' labels and remarks that it lists keywords (to tell a
-    keyword list)."""
+    """The answer without emoji, hashtags, speakers' labels, a greeting, bullets and remarks that it lists
+    keywords (to tell a keyword list)."""
     bare = _SPEAKER.sub(" ", _TONE_TILDE.sub(" ", answer))
+    bare = _BULLET.sub("", _MARKDOWN_HEADING.sub(r"\1: ", _GREETING.sub("", bare)))
     bare = _NUMBERING.sub(" ", _KEYWORD_REMARK.sub(" ", _HASHTAG.sub(" ", _EMOJI.sub(" ", bare))))
     # What a removed remark leaves at either end ("同学们请注意，本节要点：最大值、…") is punctuation.
     return re.sub(r"\s+", " ", bare).strip(" .。…,，:：;；、—-")
