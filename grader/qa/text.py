@@ -537,13 +537,13 @@ _REMARK_START = re.compile(r"\s*(?:—+|–|-{1,2}(?!\w)|\.{2,}|…+|[.。!！?�
 def _a_remark(rest: str, known: str, domain: frozenset[str]) -> bool:
     """Talk off the subject: twelve words at most, naming at most one word of the question's text and at least
     one word the bank never uses ("the five shots you need in the album"); in Chinese, twenty characters at
-    most, mostly not the question's and relating nothing ("粤语版背诵完毕，搞掂"); and no formula."""
+    most, mostly not the question's, with one of its English terms at most ("粤语版背诵完毕，搞掂"); and no formula."""
     if re.search(r"[=^√→]|\d|\w\(", rest):
         return False
     said = content(rest)
     if _CJK.search(rest):
-        return len(_CJK.findall(rest)) <= 20 and len(said & _words_of(known)) * 2 < len(said) and not _RELATION_ZH.search(
-            _NOUNS_ZH.sub("", rest))
+        latin = {word for word in said if not _CJK.search(word)}
+        return len(_CJK.findall(rest)) <= 20 and len(said & _words_of(known)) * 2 < len(said) and len(latin & _words_of(known)) <= 1
     return len(rest.split()) <= 12 and len(said & _words_of(known)) <= 1 and bool(said - domain)
 
 
