@@ -1908,3 +1908,23 @@ def test_a_keyword_list_in_any_dress_is_still_a_list() -> None:
                                "query 数)；代价是 quality，MQA 会掉点，GQA 跟 MHA 差不多，兄弟 trade-off 押住")):
         verdict = grade(BANK.get(qid), answer)
         assert verdict.fraction == 1.0, (answer, verdict.message())
+
+
+def test_common_wrong_reasons_of_a_red_team_set_stay_below_half() -> None:
+    """A right idea beside a wrong reason that learners hold (r15..r18, written to find such answers)."""
+    cases = (
+        ("sliding_window_reach", "Per layer the work drops to O(n·W) instead of O(n²), right. Information gets further back than W "
+                                 "because the KV cache still keeps every past token, so the higher layers can read the old ones."),
+        ("why_positional", "The Transformer has no recurrence or convolution. Attention, however, already senses order, because "
+                           "the dot product between neighbouring embeddings is larger."),
+        ("quadratic_cost", "自注意力要计算并保存一个 n × n 的分数矩阵，这个没错；但平方增长的根源是头数：每多一个词元就多一个注意力头。"),
+        ("rope_relative", "两个旋转后的向量，点积只取决于它们的角度之差。不过 RoPE 的旋转角度不是和位置成正比的，而是从一张可学习的位置表里查出来。"),
+        ("explain_sqrt_dk", "不缩放的话梯度会消失，这点没错。但原因是 d_k 越大，点积的方差越小，分数都挤在一起，softmax 太平。"),
+        ("encoder_vs_decoder", "GPT 用因果掩码，每个词元只能看到它之前的词元。但它的训练目标和 BERT 一样是完形填空。"),
+        ("flash_what_it_saves", "它的输出和标准注意力完全一致，是精确的。它省的是 SRAM 的读写：把片上 SRAM 里的 n×n 矩阵挪到更大的 HBM 里。"),
+    )
+    for qid, answer in cases:
+        verdict = grade(BANK.get(qid), answer)
+        assert verdict.fraction < 0.5, (qid, answer, verdict.message())
+    # ... while the right reason keeps its points.
+    assert grade(BANK.get("explain_sqrt_dk"), "d_k 越大，点积的方差越大，softmax 饱和，梯度消失。").fraction == 1.0
