@@ -1,6 +1,6 @@
 """Dialects and code-switched words in the standard words the rubrics are written in.
 
-Learners write Chinese as they speak it (Cantonese, Wu, Sichuanese, Shaanxi, northern colloquial,
+Learners write Chinese as they speak it (Cantonese, Wu, Minnan, Sichuanese, Shaanxi, northern colloquial,
 Taiwan's terms) and English with words of their first language (Spanish, Hindi, Tagalog, Nigerian Pidgin,
 Jamaican Patois, Scots, Trinidadian, Yorkshire), and pinyin beside the characters they are not sure of.
 Each table below rewrites one of these into Mandarin or English, and applies only to an answer that
@@ -56,6 +56,18 @@ _WU = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"(?<![一二三四五六七八九十两几每这那哪各某多单整半\d])个(?=\s*[\u3400-\u9fffa-z(（,.;:!?。，；：！？]|\s*$)", "的"),
     (r"搭(?![建配乘载车])", "和"), (r"(?<=[放写存摆留])[勒辣]", "在"), (r"里向", "里面"), (r"(?<=[快慢大小多少好])一眼", "一点"),
     (r"老(?=[大小多少快慢好重难省贵灵])", "很"), (r"一只(?=\s*[a-z\u3400-\u9fff])", "一个"), (r"伊(?!朗|利|始)", "它"),
+)]
+
+
+# Written Minnan (Hokkien: Quanzhou, Xiamen, Taiwanese speech): 毋 (不), 袂 (不会), 佮 / 共 (和), 仝 (同), 按呢 (这样),
+# 家己 (自己), 足济 (很多), 无路用 (没用), 伊 (它), 个 (的), 爱 (要), 较 (更), 紧 (快), 免 (不用), 佫 (再).
+_MINNAN_MARK = re.compile(r"[毋袂佮仝佫]|按呢|家己|足济|无路用")
+_MINNAN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (r"毋通", "不能"), (r"毋是", "不是"), (r"毋过", "不过"), (r"毋", "不"), (r"袂", "不会"), (r"佮", "和"),
+    (r"(?<![一总公])共(?![享用同有计识])", "和"), (r"仝款", "一样"), (r"仝", "同"), (r"按呢", "这样"), (r"家己", "自己"),
+    (r"足济", "很多"), (r"无路用", "没用"), (r"伊", "它"), (r"佫", "再"), (r"(?<=[较])紧", "快"), (r"较(?=[快慢大小多少好差近远])", "更"),
+    (r"免(?=[再]?[算做存读])", "不用"), (r"爱(?=[用算存看读跟和])", "要"), (r"用着", "用到"),
+    (r"(?<![一二三四五六七八九十两几每这那哪各某多单整半\d])个(?=\s*[\u3400-\u9fffa-z(（,.;:!?。，；：！？]|\s*$)", "的"),
 )]
 
 
@@ -302,7 +314,7 @@ _ARCHAIC = [(re.compile(pattern), english) for pattern, english in (
 )]
 
 #: Each dialect's (or tongue's) rewrites, applied to an answer that carries one of its marks.
-_DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_WU_MARK, _WU),
+_DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_WU_MARK, _WU), (_MINNAN_MARK, _MINNAN),
              (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE), (_NORTHERN_MARK, _NORTHERN),
              (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN), (_SPANISH_MARK, _SPANISH),
              (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG), (_PIDGIN_MARK, _PIDGIN),
@@ -315,7 +327,7 @@ _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_W
 
 
 def standard_words(text: str) -> str:
-    """Written Sichuanese, Shaanxi, Wu, Cantonese, northern and spoken colloquial, and Taiwan's terms in
+    """Written Sichuanese, Shaanxi, Wu, Minnan, Cantonese, northern and spoken colloquial, and Taiwan's terms in
     Mandarin words; the Spanish, Hindi, Tagalog, Pidgin (Nigerian and Hawaiian), Patois, Scots, Trinidadian and Yorkshire
     words of an English answer in English; pinyin beside characters dropped (the rest of ``text`` as
     it was)."""
