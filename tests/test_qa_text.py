@@ -496,8 +496,8 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: frozen at 71513e3 (90.1%, 97.4%, 96.6%, 96.6%; 3, 2, 2 and 1 wrong answers at half), then studied (95.5%,
 #: 99.4%, 98.0%, 98.6%; none at half).
 #: heldout_bw to heldout_bz, the 75th to 78th, are the fifth pre-declared verification: read once with the grader
-#: frozen at 0507f53 (94.9%, 98.0%, 90.1%, 94.0%; 2, 2, 2 and 1 wrong answers at half). Held out, not studied:
-#: their floors are their first readings.
+#: frozen at 0507f53 (94.9%, 98.0%, 90.1%, 94.0%; 2, 2, 2 and 1 wrong answers at half), then studied (96.6%,
+#: 98.6%, 92.9%, 95.2%; none at half).
 AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -519,7 +519,7 @@ AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adve
              "heldout_bk": 0.98, "heldout_bl": 0.98, "heldout_bm": 0.98, "heldout_bn": 0.99,
              "heldout_bo": 0.97, "heldout_bp": 0.96, "heldout_bq": 0.98, "heldout_br": 0.99,
              "heldout_bs": 0.95, "heldout_bt": 0.99, "heldout_bu": 0.98, "heldout_bv": 0.98,
-             "heldout_bw": 0.94, "heldout_bx": 0.98, "heldout_by": 0.90, "heldout_bz": 0.94}
+             "heldout_bw": 0.96, "heldout_bx": 0.98, "heldout_by": 0.92, "heldout_bz": 0.95}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set of learners' answers but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); on
 #: the adversarial sets, what is left after study (mostly full points on trust, docs/qa_text.md).
@@ -542,7 +542,7 @@ WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 13, "adversar
                  "heldout_bk": 0, "heldout_bl": 0, "heldout_bm": 0, "heldout_bn": 0,
                  "heldout_bo": 0, "heldout_bp": 0, "heldout_bq": 0, "heldout_br": 0,
                  "heldout_bs": 0, "heldout_bt": 0, "heldout_bu": 0, "heldout_bv": 0,
-                 "heldout_bw": 2, "heldout_bx": 2, "heldout_by": 2, "heldout_bz": 1}
+                 "heldout_bw": 0, "heldout_bx": 0, "heldout_by": 0, "heldout_bz": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1933,3 +1933,34 @@ def test_common_wrong_reasons_of_a_red_team_set_stay_below_half() -> None:
         assert verdict.fraction < 0.5, (qid, answer, verdict.message())
     # ... while the right reason keeps its points.
     assert grade(BANK.get("explain_sqrt_dk"), "d_k 越大，点积的方差越大，softmax 饱和，梯度消失。").fraction == 1.0
+
+
+def test_wrong_answers_of_the_fifth_verification_stay_below_half() -> None:
+    """Wrong answers of heldout_bw..bz that their first reading lifted to half or more."""
+    cases = (
+        ("flash_online_softmax", "It drop de older blocks once a bigger max show up an only keep de latest block, so de softmax is "
+                                 "really only over de last few blocks. Dat's why it never need de whole row, abee accept a small error."),
+        ("kv_cache_why_not_queries", "Cause de queries get reused by every future token while de keys only needed once, so actually "
+                                     "is de keys yuh could drop."),
+        ("decode_memory_bound", "解码慢是因为 softmax 得一个个算，prefill 可以并行 softmax；显存带宽跟这个没关系，主要是解码时模型更深。"),
+        ("flash_online_softmax", "FlashAttention goes block by block through the keys and gets the softmax of the whole row without "
+                                 "keeping the whole row, that's how it does it."),
+        ("linear_attention_trick", "我觉得它是用核函数 φ 代替 softmax，先算 KᵀV，复杂度变成线性。放弃的是…大概是位置信息吧，所以它得加 RoPE。"),
+        ("why_multi_head", "单头注意力会学着各种关系，多头反倒会共一切平均做一个分布，所以其实一个头较好，多头只是为着并行。"),
+        ("flash_online_softmax", "online softmax 是把最大值变小的时候，把前面的结果乘以 exp(m_new − m) 放大，最大值不需要记。"),
+    )
+    for qid, answer in cases:
+        verdict = grade(BANK.get(qid), answer)
+        assert verdict.fraction < 0.5, (qid, answer, verdict.message())
+
+
+def test_written_minnan_is_read_in_mandarin_words() -> None:
+    """Quanzhou and Xiamen learners write 毋 (不), 袂 (不会), 佮 / 共 (和), 仝 (同), 按呢 (这样), 个 (的), 较 (更), 紧 (快)."""
+    assert canonical("按呢算出来是精确个，毋是近似。") == "这样算出来是精确的,不是近似。"
+    assert canonical("运算较少较紧；效果佮 LayerNorm 差不多") == "运算更少更快;效果和 layernorm 差不多"
+    verdict = grade(BANK.get("flash_online_softmax"), "每行记一个目前个最大值 m 共指数和 l。遇着新个块最大值较大，就共之前个 l 共输出都乘 "
+                                                        "exp(m − m')，再加新块。按呢算出来是精确个，毋是近似。")
+    assert verdict.fraction == 1.0, verdict.message()
+    # 共 stays itself in Mandarin ("共享", "一共"), and 觉得是 is not Shaanxi 得是 (是不是).
+    assert canonical("共享 KV，一共两个") == "共享 kv,一共两个"
+    assert canonical("额觉得是因为 SwiGLU 多了一个门控矩阵") == "我觉得是因为 swiglu 多了一个门控矩阵"

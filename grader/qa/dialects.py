@@ -18,7 +18,7 @@ _CANTONESE_MARK = re.compile(r"[唔嘅咗冇睇啲嗰喺佢攞嚟噉咁揾谂]|�
 _CANTONESE = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"唔使|唔洗|唔需要", "不用"), (r"落嚟", "下来"), (r"嗰阵", "那时"), (r"缩细", "缩小"), (r"佢哋", "它们"),
     (r"乜嘢", "什么"), (r"噉|咁样|咁", "这样"), (r"细(?=\s*\d|\s*[一二三四五六七八九十几两]+\s*倍|咗|啲|\s*[a-z(（][\w/()（）·×*]{0,12}\s*倍)", "小"),
-    (r"冇", "没有"), (r"唔", "不"), (r"嘅", "的"), (r"咗", "了"), (r"睇", "看"), (r"啲", "些"), (r"嗰", "那"),
+    (r"冇得", "没有"), (r"冇", "没有"), (r"唔", "不"), (r"嘅", "的"), (r"咗", "了"), (r"睇", "看"), (r"啲", "些"), (r"嗰", "那"),
     (r"喺", "在"), (r"佢", "它"), (r"攞", "拿"), (r"嚟", "来"), (r"揾", "找"),
 )]
 # Also Mandarin, or part of a Mandarin word (关系, 系统, 变成个, 输入面板): rewritten only in a Cantonese answer.
@@ -44,7 +44,7 @@ _SHAANXI_I = r"额(?=觉|寻思|晓得|说|听|想|看|估计|记得)"  # 额 as
 _SHAANXI_MARK = re.compile(rf"嫑|麻达|咥|{_SHAANXI_I}")
 _SHAANXI = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"嫑", "不要"), (r"麻达", "问题"), (r"咥", "吃"), (_SHAANXI_I, "我"), (r"寻思", "想"),
-    (r"得是", "是不是"),
+    (r"(?<![\u3400-\u9fff])得是", "是不是"),
 )]
 
 # Written Wu (Shanghainese, and the Wenzhou and southern Zhejiang speech that writes 弗 and 呒): 勿 / 弗 (不),
@@ -61,8 +61,9 @@ _WU = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 
 # Written Minnan (Hokkien: Quanzhou, Xiamen, Taiwanese speech): 毋 (不), 袂 (不会), 佮 / 共 (和), 仝 (同), 按呢 (这样),
 # 家己 (自己), 足济 (很多), 无路用 (没用), 伊 (它), 个 (的), 爱 (要), 较 (更), 紧 (快), 免 (不用), 佫 (再).
-_MINNAN_MARK = re.compile(r"[毋袂佮仝佫]|按呢|家己|足济|无路用")
+_MINNAN_MARK = re.compile(r"[毋袂佮仝佫]|按呢|家己|足济|无路用|倚近")
 _MINNAN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (r"无仝", "不同"), (r"倚近", "接近"), (r"(?<=[缩变])做(?=\s*[\d1一二三四五六七八九十几半/])", "成"),
     (r"毋通", "不能"), (r"毋是", "不是"), (r"毋过", "不过"), (r"毋", "不"), (r"袂", "不会"), (r"佮", "和"),
     (r"(?<![一总公])共(?![享用同有计识])", "和"), (r"仝款", "一样"), (r"仝", "同"), (r"按呢", "这样"), (r"家己", "自己"),
     (r"足济", "很多"), (r"无路用", "没用"), (r"伊", "它"), (r"佫", "再"), (r"(?<=[较])紧", "快"), (r"较(?=[快慢大小多少好差近远])", "更"),
