@@ -489,6 +489,8 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: adversarial_b's wrong answers at half studied again (73 -> 13: four new named mistakes). adversarial_c,
 #: four more adversarial authors, was read once before study: 183 of its 528 wrong answers at half; 129 after
 #: a short study (115 of the 183 were full points on trust, which that study left alone).
+#: adversarial_d, four red-team authors asked for dressed keyword lists, echoes and wrong reasons, was read
+#: before the fifth verification's study (101 of 528 wrong answers at half) and studied with it (52).
 #: heldout_bo to heldout_br, the 67th to 70th, are the third pre-declared verification: read once with the grader
 #: frozen at cd6bcab (96.3%, 93.2%, 95.7%, 97.7%; 0, 2, 1 and 1 wrong answers at half), then studied (97.7%,
 #: 96.0%, 98.3%, 99.4%; none at half).
@@ -501,7 +503,7 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_ca to heldout_cd, the 79th to 82nd, are the sixth pre-declared verification: read once with the grader
 #: frozen at f8f866d (92.9%, 94.9%, 91.2%, 94.3%; 1, 0, 2 and 0 wrong answers at half). Held out, not studied:
 #: their floors are their first readings.
-AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
+AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "adversarial_d": 0.64, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
              "heldout_o": 0.97, "heldout_p": 0.98, "heldout_q": 0.99, "heldout_r": 0.94,
@@ -527,7 +529,7 @@ AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adve
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set of learners' answers but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); on
 #: the adversarial sets, what is left after study (mostly full points on trust, docs/qa_text.md).
-WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 13, "adversarial_c": 129, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
+WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 13, "adversarial_c": 129, "adversarial_d": 52, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
                  "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0, "heldout_q": 0,
                  "heldout_r": 1, "heldout_s": 1, "heldout_t": 0,
