@@ -316,6 +316,10 @@ def _clause_start(text: str, position: int) -> int:
 
 # "都没有" / "也不用" closing the clause right after a topic takes the topic back: "BERT 嘛因果掩码都没有（…）".
 _DENIED_AFTER_ZH = re.compile(r"[\u3400-\u9fff]{0,4}?\s*(?:都|也)(?:是)?\s*(?:没有?|不(?:用|要|加|需要|存|做))\s*(?=[(（,，.。;；!！]|$)")
+# "跟 X 没得关系" / "与 X 无关": X is named only to be set aside ("放前面是为了省计算，跟训练稳定没得关系").
+_WITH_ZH = re.compile(r"(?:跟|和|与|同)\s*$")
+_UNRELATED_AFTER_ZH = re.compile(
+    r"\s*(?:都|也|并|根本|完全|压根儿?|一点儿?)?\s*(?:(?:没(?:得|有)?|无)\s*(?:啥|什么|多大|半毛钱|一毛钱)?\s*(?:关系|关联|联系)|无关|不相干|扯不上)")
 
 
 def _negations(text: str) -> int:
@@ -408,7 +412,8 @@ def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[s
             inside = 0 if spelled else _negations(span[inner[-1] if inner else 0:])
             negated = (before + inside) % 2 == 1
             # A Chinese topic denied after it ("因果掩码都没有", "连 padding 之外的掩码也不用") is not had.
-            if _DENIED_AFTER_ZH.match(answer, end):
+            if _DENIED_AFTER_ZH.match(answer, end) or (
+                    _WITH_ZH.search(answer, max(0, start - 2), start) and _UNRELATED_AFTER_ZH.match(answer, end)):
                 negated = not negated
             framed = negated and bool(_FRAME.search(answer[_sentence_start(answer, start):start]))
             clause_end = _clause_end(answer, end)
