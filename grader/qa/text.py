@@ -358,7 +358,7 @@ def _compiled(pattern: str) -> tuple[re.Pattern[str], int]:
 # What the answer says it does not understand or has forgotten ("具体 rescale 的细节还没看懂", "the
 # rescaling I don't remember") is named, not claimed.
 _IGNORED = re.compile(
-    r"[^，,。；;:：]{0,12}?(?:我|i\s+)?(?:还|也|都)?(?:没(?:有)?(?:看|搞|弄|想)?(?:懂|明白|清楚)|不(?:太)?(?:懂|明白)|搞不懂|忘了|记不(?:清|得|住)|不记得)"
+    r"[^，,。；;:：]{0,12}?(?:我|i\s+)?(?:还|也|都)?(?:没(?:有)?(?:看|搞|弄|想|整|闹|摸)?(?:懂|明白|清楚|透)|不(?:太)?(?:懂|明白)|(?:搞|整|闹)不(?:懂|明白)|忘了|记不(?:清|得|住)|不记得)"
     r"|\s*(?:[\w'-]+\s+){0,4}?(?:i\s+)?(?:don't|do not|can't|cannot|didn't|did not)\s+(?:remember|recall|understand|get)\b"
     r"|\s*(?:[\w'-]+\s+){0,4}?i\s+(?:forgot|forget|never understood)\b"
     # ... or leaves it for later, as a storyteller does ("至于解码为何受限于带宽，且听下回分解").
@@ -938,7 +938,9 @@ def _drawn_from(answer: str, start: int, wrong_sentences: set[int]) -> bool:
 _ADMITS = re.compile(
     r"我[^。；;,]{0,6}(?:没有?|不太?|还没)[^。；;,]{0,3}(?:懂|明白|清楚|记得|记住|想通|搞清|弄清)|记不(?:清|得|住)|不记得|忘了"
     r"|\bi\s+(?:really\s+)?(?:don't|do not|can't|cannot|didn't|did not)\s+(?:really\s+)?(?:know|remember|recall|understand)\b"
-    r"|\b(?:not (?:100% |entirely |totally |quite )?sure|no idea|i forg[eo]t)\b"
+    r"|\b(?:not (?:100% |entirely |totally |quite )?sure|no idea|dunno|beats me|i forg[eo]t)\b"
+    r"|\bi(?:'ve| have)? (?:got )?no clue\b|\bdon'?t ask me\b|\b(?:i'?d|i would|i'?m|i am)\s+(?:only\s+|just\s+)?(?:be\s+)?guess(?:ing|in'?)\b|\b(?:couldn'?t|can'?t) tell you\b"
+    r"|我也?说不(?:好|清|上来)|(?:搞|整|闹)不(?:懂|明白|清)"
     # ... or that it will not go into it ("至于加性注意力，本律师不予举证", "I'll skip the additive part").
     r"|(?:不予|暂不|恕不|就不|先不)(?:举证|说明|解释|置评|赘述|讨论|展开|细说|多说)"
     r"|\b(?:i'll|i will|i'm going to|let me)\s+(?:skip|not go into|leave out|pass on)\b|\b(?:won't|will not)\s+go\s+into\b|\bno comment\b"
