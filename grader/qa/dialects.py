@@ -18,14 +18,14 @@ _CANTONESE_MARK = re.compile(r"[唔嘅咗冇睇啲嗰喺佢攞嚟噉咁揾谂]|�
 _CANTONESE = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"唔使|唔洗|唔需要", "不用"), (r"落嚟", "下来"), (r"嗰阵", "那时"), (r"缩细", "缩小"), (r"佢哋", "它们"),
     (r"乜嘢", "什么"), (r"噉|咁样|咁", "这样"), (r"细(?=\s*\d|\s*[一二三四五六七八九十几两]+\s*倍|咗|啲|\s*[a-z(（][\w/()（）·×*]{0,12}\s*倍)", "小"),
-    (r"冇得", "没有"), (r"冇", "没有"), (r"唔", "不"), (r"嘅", "的"), (r"咗", "了"), (r"睇", "看"), (r"啲", "些"), (r"嗰", "那"),
+    (r"冇得", "没有"), (r"冇[晒哂]", "没了"), (r"冇", "没有"), (r"唔", "不"), (r"嘅", "的"), (r"咗", "了"), (r"睇", "看"), (r"啲", "些"), (r"嗰", "那"),
     (r"喺", "在"), (r"佢", "它"), (r"攞", "拿"), (r"嚟", "来"), (r"揾", "找"),
 )]
 # Also Mandarin, or part of a Mandarin word (关系, 系统, 变成个, 输入面板): rewritten only in a Cantonese answer.
 _CANTONESE_IN_CONTEXT = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"点解", "为什么"), (r"而家", "现在"), (r"入面", "里面"), (r"成个", "整个"), (r"望返", "看回"),
     (r"(?<=[加放写塞])落(?=[^。；;]{0,20}度)", "到"), (r"仲(?=有|要|会|是|系|可以|未)", "还"),
-    (r"净系|净是", "只是"), (r"净(?=[要得有用看算])", "只"), (r"唔使", "不用"), (r"谂", "想"),
+    (r"净系|净是", "只是"), (r"净(?=[要得有用看算])", "只"), (r"唔使", "不用"), (r"谂", "想"), (r"(?<=重新)计(?![算划])", "算"),
     (r"(?<![关体派联维星母直谱标考语院科河阳机])系(?![统数列谱])", "是"),
     (r"(?<![相共不等如认赞陪协合唔])同(?![样时一步意学等])", "和"),
 )]
@@ -208,10 +208,10 @@ _PIDGIN = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in 
 )]
 
 # Jamaican Patois in an English answer ("it nuh di same as softmax", "train fi guess di next token").
-_PATOIS_MARK = re.compile(r"\b(?:di|nuh|haffi|inna|pon|yuh|seh|bredda|wid)\b")
+_PATOIS_MARK = re.compile(r"\b(?:di|nuh|haffi|inna|pon|yuh|seh|bredda|wid|widout)\b")
 _PATOIS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
     (r"nuh", "not"), (r"haffi", "have to"), (r"inna", "in"), (r"pon", "on"), (r"yuh", "you"), (r"seh", "say"),
-    (r"wid", "with"), (r"di", "the"), (r"dat", "that"), (r"(?:(?<=^)|(?<=[.;:!?] ))dem", "they"), (r"dem", "them"),
+    (r"widout", "without"), (r"wid", "with"), (r"yu", "you"), (r"di", "the"), (r"dat", "that"), (r"(?:(?<=^)|(?<=[.;:!?] ))dem", "they"), (r"dem", "them"),
     (r"den", "then"), (r"fi", "for"),
     (r"wah", "what"), (r"everyting", "everything"), (r"ting", "thing"), (r"bout", "about"), (r"jus", "just"),
     (r"lef", "left"), (r"an(?= (?:[^aeiou\s]|(?:it|i|a|each|every|if|on|in|other|our|us)\b))", "and"), (r"mi", "my"),
