@@ -501,8 +501,8 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: frozen at 0507f53 (94.9%, 98.0%, 90.1%, 94.0%; 2, 2, 2 and 1 wrong answers at half), then studied (96.6%,
 #: 98.6%, 92.9%, 95.2%; none at half).
 #: heldout_ca to heldout_cd, the 79th to 82nd, are the sixth pre-declared verification: read once with the grader
-#: frozen at f8f866d (92.9%, 94.9%, 91.2%, 94.3%; 1, 0, 2 and 0 wrong answers at half). Held out, not studied:
-#: their floors are their first readings.
+#: frozen at f8f866d (92.9%, 94.9%, 91.2%, 94.3%; 1, 0, 2 and 0 wrong answers at half), then studied (94.9%,
+#: 97.4%, 93.8%, 96.9%; none at half).
 AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "adversarial_d": 0.64, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -525,7 +525,7 @@ AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adve
              "heldout_bo": 0.97, "heldout_bp": 0.96, "heldout_bq": 0.98, "heldout_br": 0.99,
              "heldout_bs": 0.95, "heldout_bt": 0.99, "heldout_bu": 0.98, "heldout_bv": 0.98,
              "heldout_bw": 0.96, "heldout_bx": 0.98, "heldout_by": 0.92, "heldout_bz": 0.95,
-             "heldout_ca": 0.92, "heldout_cb": 0.94, "heldout_cc": 0.91, "heldout_cd": 0.94}
+             "heldout_ca": 0.94, "heldout_cb": 0.97, "heldout_cc": 0.93, "heldout_cd": 0.96}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set of learners' answers but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); on
 #: the adversarial sets, what is left after study (mostly full points on trust, docs/qa_text.md).
@@ -549,7 +549,7 @@ WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 13, "adversar
                  "heldout_bo": 0, "heldout_bp": 0, "heldout_bq": 0, "heldout_br": 0,
                  "heldout_bs": 0, "heldout_bt": 0, "heldout_bu": 0, "heldout_bv": 0,
                  "heldout_bw": 0, "heldout_bx": 0, "heldout_by": 0, "heldout_bz": 0,
-                 "heldout_ca": 1, "heldout_cb": 0, "heldout_cc": 2, "heldout_cd": 0}
+                 "heldout_ca": 0, "heldout_cb": 0, "heldout_cc": 0, "heldout_cd": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -1971,3 +1971,45 @@ def test_written_minnan_is_read_in_mandarin_words() -> None:
     # 共 stays itself in Mandarin ("共享", "一共"), and 觉得是 is not Shaanxi 得是 (是不是).
     assert canonical("共享 KV，一共两个") == "共享 kv,一共两个"
     assert canonical("额觉得是因为 SwiGLU 多了一个门控矩阵") == "我觉得是因为 swiglu 多了一个门控矩阵"
+
+
+def test_wrong_answers_of_the_sixth_verification_stay_below_half() -> None:
+    """Wrong answers of heldout_ca..cd that their first reading gave half the points, and wrong reasons like them."""
+    cases = (
+        ("pre_ln_warmup", "放前面是为了少算一次归一化，省计算，跟训练稳定没得关系，就像蜡染先上蜡后上蜡都一样。"),
+        ("kv_cache_why_not_queries", "因为后面的 query 要跟前面的 query 做点积，所以其实 Q 才是最该存的，K 和 V 每步都会重新算。"),
+        ("rope_relative", "I think it's because RoPE just adds a learned vector for (n - m) to the scores, like a relative bias."),
+        ("why_multi_head", "用多个头是为了并行，每个头放在一张 GPU 上，单头就没法分布式训练了。"),
+        ("why_multi_head", "Multi-head is mainly for parallelism: each head runs on its own GPU."),
+    )
+    for qid, answer in cases:
+        verdict = grade(BANK.get(qid), answer)
+        assert verdict.fraction < 0.5, (qid, answer, verdict.message())
+    # Set aside with 跟/和 … 没关系, an idea is not claimed; said to matter, it is.
+    assert grade(BANK.get("pre_ln_warmup"), "Pre-LN 跟训练稳定有很大关系，不用 warmup 也能训。").fraction == 0.5
+    # R(n − m) is the rotation by the difference, read after Qᵀ but not inside "for (n - m)".
+    assert grade(BANK.get("rope_relative"), "q_m = R(mθ)q, k_n = R(nθ)k ⇒ q_mᵀk_n = qᵀR((n−m)θ)k, only n−m.").fraction == 1.0
+
+
+def test_a_learner_who_says_they_are_guessing_gets_no_benefit_of_the_doubt() -> None:
+    """Words no phrasing read earn trust only when the learner does not say they are unsure of the rest."""
+    unsure = ("Think of BERT like a lift where the banksman can see the whole deck, fore and aft, and his job is to work out "
+              "which load's been hidden under the tarp - that's yer masked tokens. GPT's the crane driver callin the next load "
+              "in the sequence, one after the other, predict the next token. Don't ask me about the masks, I'd only be guessin.")
+    assert grade(BANK.get("encoder_vs_decoder"), unsure).fraction < 1.0
+    # "没整明白" after a clause that asks why takes that clause back.
+    verdict = grade(BANK.get("rope_relative"), "我寻思就是按位置把 q、k 给转一转，转的角度跟位置成正比。为啥最后就只剩相对的，这块我没整明白。")
+    assert verdict.fraction == 0.5, verdict.message()
+    # "it has no clue which came first" is the model's blindness, not the learner's admission.
+    sure = ("Attention on its own is like dumping every clip into one bin: it can compare any clip with any other, but it has "
+            "no clue which came first. There's no timeline built in - nothing stepping through frames in order, no sliding "
+            "filter. So you stamp each clip's embedding with its timecode, adding the position right into what the model sees.")
+    assert grade(BANK.get("why_positional"), sure).fraction == 1.0
+
+
+def test_cantonese_and_patois_words_of_the_sixth_verification() -> None:
+    """冇晒 (all gone), 重新计 (recompute) in Cantonese; widout, yu in Patois."""
+    assert canonical("梯度都冇晒") == "梯度都没了"
+    assert canonical("唔使再为旧词元重新计") == "不用再为旧词元重新算"
+    assert canonical("Widout cache, every step yu recompute K an V fi all di old tokens") == \
+        "without cache, every step you recompute k and v for all the old tokens"
