@@ -2013,3 +2013,12 @@ def test_cantonese_and_patois_words_of_the_sixth_verification() -> None:
     assert canonical("唔使再为旧词元重新计") == "不用再为旧词元重新算"
     assert canonical("Widout cache, every step yu recompute K an V fi all di old tokens") == \
         "without cache, every step you recompute k and v for all the old tokens"
+
+
+def test_more_minnan_and_it_dont() -> None:
+    """Minnan 无减 (不减), 干焦 (只), 卡俭 (更省), 差无偌济 (差不多); spoken English's "attention don't"."""
+    assert canonical("RMSNorm 无减 mean，干焦除 RMS(x)；卡俭，效果同 LayerNorm 差无偌济") == \
+        "rmsnorm 不减 mean,只除 rms(x);更省,效果同 layernorm 差不多"
+    assert canonical("'Cause attention don't care about order") == "because attention doesn't care about order"
+    # Without its Minnan marks, 无 stays itself ("无 bias").
+    assert canonical("RMSNorm 无 bias") == "rmsnorm 无 bias"

@@ -58,6 +58,8 @@ _REWRITES = [
     # ... and so does a bare "Cause" before its clause ("Cause it's rotary, so ..."), never "cause of".
     (re.compile(r"(?:^|(?<=[.;!?]\s))cause(?=\s+(?:it|it's|they|they're|we|you)\b)"), "because"),
     (re.compile(r"\bain'?t\s+no\b"), "is no"), (re.compile(r"\bain'?t\b"), "isn't"),
+    # ... and its "it don't" ("attention don't care about order").
+    (re.compile(r"\b(it|attention|softmax|the model|the transformer|this|that|he|she)\s+don'?t\b"), r"\1 doesn't"),
     # Python's None inside an index ("x[:, None]") adds an axis; it negates nothing.
     (re.compile(r"\[[^\[\]]*\bnone\b[^\[\]]*\]"), lambda m: re.sub(r"\bnone\b", "newaxis", m.group(0))),
     # A negation typed without its apostrophe ("you dont recompute them", "it doesnt subtract the mean").
