@@ -533,6 +533,11 @@ def _words_of(known: str) -> frozenset[str]:
     return frozenset(content(known))
 
 
+def _mostly_off(said: set[str], known: str) -> bool:
+    """Whether fewer than half of the words ``said`` are the question's (``known``)."""
+    return len(said & _words_of(known)) * 2 < len(said)
+
+
 _POINTS_AT_NAME = re.compile(r"\s*(?:→|=>|\s-{1,2}\s)\s*([\w -]{1,30}?)\s*[.。!！]?\s*$")
 _LAST_SENTENCE = re.compile(r"(?<=[.!?。！？])\s*([^.!?。！？]+)[.!?。！？]?\s*$")
 
@@ -550,7 +555,7 @@ def _a_remark(rest: str, known: str, domain: frozenset[str]) -> bool:
     said = content(rest)
     if _CJK.search(rest):
         latin = {word for word in said if not _CJK.search(word)}
-        return len(_CJK.findall(rest)) <= 20 and len(said & _words_of(known)) * 2 < len(said) and len(latin & _words_of(known)) <= 1
+        return len(_CJK.findall(rest)) <= 20 and _mostly_off(said, known) and len(latin & _words_of(known)) <= 1
     return len(rest.split()) <= 12 and len(said & _words_of(known)) <= 1 and bool(said - domain)
 
 
@@ -563,8 +568,8 @@ def _off_subject(item: str, known: str, domain: frozenset[str], listed: bool = T
     """
     if not _CJK.search(item):
         return not content(item) & domain
-    said, on_subject = content(item), content(item) & _words_of(known)
-    return not on_subject or listed and len(on_subject) * 2 < len(said) and not _RELATION_ZH.search(_NOUNS_ZH.sub("", item))
+    said = content(item)
+    return not said & _words_of(known) or listed and _mostly_off(said, known) and not _RELATION_ZH.search(_NOUNS_ZH.sub("", item))
 
 
 def is_keyword_list(answer: str, known: str = "", domain: frozenset[str] = frozenset(), _remark_follows: bool = False) -> bool:
