@@ -2022,3 +2022,15 @@ def test_more_minnan_and_it_dont() -> None:
     assert canonical("'Cause attention don't care about order") == "because attention doesn't care about order"
     # Without its Minnan marks, 无 stays itself ("无 bias").
     assert canonical("RMSNorm 无 bias") == "rmsnorm 无 bias"
+
+
+def test_an_idea_set_aside_by_name_is_denied() -> None:
+    """"Got nothing to do with gradients", "warm-up's got nothing to do with it": the idea is denied, not missing."""
+    answer = ("q·k is a sum of d_k products, so its variance climbs right along with d_k and the raw scores get big. We divide "
+              "by sqrt(d_k) so them big numbers don't overflow fp16 and turn into inf, it's a number-precision safeguard, "
+              "got nothin' to do with gradients really.")
+    verdict = grade(BANK.get("explain_sqrt_dk"), answer)
+    assert verdict.fraction < 0.5, verdict.message()
+    # Set aside, something else than the idea is no denial of it ("跟训练长度没关系" is ALiBi's point).
+    right = "ALiBi 在分数上加一个跟距离成正比的惩罚，只看隔多远，跟训练长度没关系，多长都能算。"
+    assert grade(BANK.get("alibi_bias"), right).fraction == 1.0

@@ -869,6 +869,10 @@ def judge(question: Question, raw: str) -> Judgement:
         elif said:
             result.found.append(concept)
             evidence[concept.id] = said
+        elif denial := _denial_of(concept, answer):
+            # The idea set aside by name ("warm-up's got nothing to do with it", "跟训练稳定没得关系") is denied.
+            result.inverted.append(concept)
+            wrong_sentences.add(_sentence_start(answer, denial, limit=400))
         else:
             result.missing.append(concept)
             if any(m.negated and not m.echo for m in matches):
@@ -1112,6 +1116,32 @@ def _subjects_of_clause(begin: int, finish: int, answer: str, mentions: list[tup
     sentence = _sentence_start(answer, begin, limit=400)
     before = [name for start, end, name in mentions if sentence <= start and end <= begin]
     return {before[-1]} if before else set()
+
+
+# What an answer sets aside by name: "X has nothing to do with it", "it's got nothing to do with X", "X never came
+# into it", "跟 X 没关系", "X 无关".
+_SET_ASIDE_EN = (
+    re.compile(r"\bnothin[g']?\s+to\s+do\s+with\s+((?:[\w'-]+\s*){1,4}?)(?=\s*(?:[.;,!?:()—–]|\s-\s|$|\s(?:though|really|at all|either)\b))"),
+    re.compile(r"((?:[\w'-]+\s+){0,2}[\w'-]+)\s+(?:(?:has|have|had|'s|is|was)\s+)?(?:got\s+)?(?:nothin[g']?\s+to\s+do\s+with\s+it|never\s+(?:came|comes|come)\s+into\s+it)\b"),
+)
+_SET_ASIDE_ZH = re.compile(
+    r"(?:跟|和|与|同)\s*([^，,。；;：:！!？?]{1,10}?)\s*(?:都|也|并|根本|完全|压根儿?|一点儿?)?\s*(?:(?:没(?:得|有)?|无)\s*(?:啥|什么|多大|半毛钱)?\s*(?:关系|关联)|无关|不相干|扯不上)")
+_GENERIC = frozenset(("it", "this", "that", "attention", "model", "the", "a", "an", "thing", "token", "tokens", "them", "they"))
+
+
+def _denial_of(concept: Concept, answer: str) -> int | None:
+    """Where the answer sets aside, by one of its words, the idea ``concept`` states; None if it does not."""
+    label_words = content(concept.label.en) - _GENERIC
+    label_zh = concept.label.zh
+    for pattern in _SET_ASIDE_EN:
+        for m in pattern.finditer(answer):
+            if content(m.group(1)) & label_words and not _negations(answer[_clause_start(answer, m.start()):m.start()]):
+                return m.start()
+    for m in _SET_ASIDE_ZH.finditer(answer):
+        said = re.sub(r"\s+", "", m.group(1))
+        if any(said[i:i + 2] in label_zh for i in range(len(said) - 1) if _CJK.match(said[i]) and _CJK.match(said[i + 1])):
+            return m.start()
+    return None
 
 
 def _unread(answer: str, covered: list[tuple[int, int]], asked: set[str]) -> set[str]:
