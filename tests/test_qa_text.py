@@ -2034,3 +2034,24 @@ def test_an_idea_set_aside_by_name_is_denied() -> None:
     # Set aside, something else than the idea is no denial of it ("跟训练长度没关系" is ALiBi's point).
     right = "ALiBi 在分数上加一个跟距离成正比的惩罚，只看隔多远，跟训练长度没关系，多长都能算。"
     assert grade(BANK.get("alibi_bias"), right).fraction == 1.0
+
+
+def test_a_keyword_list_laid_out_as_lines_is_still_a_list() -> None:
+    """A heading, short lines opened by bullets, arrows or numbers, and a closing remark: a list, not an answer."""
+    lists = (
+        ("rope_relative", "RoPE — tools on the bench:\n  q, k\n  rotation matrix R(θ)\n  positions m and n\n  angle θ\n"
+                          "  dot product\n  relative offset\nThat's the lot."),
+        ("softmax_stability", "减最大值这题，关键词眊一眊：\n1. exp\n2. 最大值 max\n3. inf、NaN\n4. 常数平移\n差不多就这些，面试够用了。"),
+        ("kv_cache_purpose", "KV 缓存，您瞧：\n→ K\n→ V\n→ 之前的词元\n→ 新词元\n→ 复用\n→ 重复计算\n就这，齐活。"),
+        ("swiglu_hidden_size", "SwiGLU sizing:\n  8d/3 vs 4d\n  gate | up | down\n  Swish\n  8d²\n  params, FLOPs\n"
+                               "Done, pass the hot sauce."),
+    )
+    for qid, answer in lists:
+        verdict = grade(BANK.get(qid), answer)
+        assert verdict.fraction == 0, (qid, verdict.message())
+    # Claims laid out the same way are an answer; so is a list followed by a sentence that explains.
+    claims = "Why the scale:\n- the variance of q·k grows with d_k\n- the softmax saturates\n- the gradients vanish"
+    assert grade(BANK.get("explain_sqrt_dk"), claims).fraction == 1.0
+    explained = ("Key words:\n- variance\n- saturation\n- gradients\nThe variance of q·k grows with d_k, so the softmax "
+                 "saturates and the gradients vanish.")
+    assert grade(BANK.get("explain_sqrt_dk"), explained).fraction == 1.0

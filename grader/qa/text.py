@@ -755,6 +755,47 @@ _MARKDOWN_HEADING = re.compile(r"^#+\s*([^;#]{1,40});\s*")
 _GREETING = re.compile(r"^(?:hi|hey|hello|yo|greetings|good (?:morning|afternoon|evening))\b(?:\s+(?:all|everyone|folks|guys|there|team))?\s*[!,.]?\s*")
 
 
+# A list laid out as lines opens each with a bullet, an arrow or a number ("•", "★", ">", "→", "①", "1)", "一、",
+# "篾一："), or with nothing but indentation.
+_LINE_MARKER = re.compile(
+    r"^\s*(?:[-*•★☆>〉»▪▸◦·→⟶]+|[\u2460-\u2473]|\(?\d{1,2}[.)、:：]|[一二三四五六七八九十]+[、.:：]|"
+    r"[\u3400-\u9fff]{1,2}[一二三四五六七八九十][:：])\s*")
+# A heading ends in a colon or a dash, is set in brackets ("【softmax 减最大值】") or is a Markdown heading.
+_LINE_HEADING = re.compile(r"(?:[:：—–-]|\s-)\s*$|^\s*[【\[〔(（].{1,30}[】\]〕)）]\s*$|^\s*#+\s")
+
+
+def _laid_out_items(raw: str, known: str, asked: set[str] | frozenset[str], domain: frozenset[str]) -> list[str] | None:
+    """The items of a list laid out as short lines under a heading or above a closing line ("Softmax stability,
+    main points: / • exp() / • row max / • overflow / inf / NaN / That about covers the fold"), each in canonical
+    form; None when the answer is not laid out so.
+
+    A closing line that is a remark is dropped: one that brings at most one word of the subject the question does
+    not hold ("That's why RoPE is relative"), or a short Chinese one mostly off the question's words ("差不多就这些，
+    面试够用了"). Any other closing line is one more item, so that a sentence that explains ("The scale keeps the
+    variance at 1, so the softmax does not saturate") makes the answer no bare list.
+    """
+    lines = [line for line in raw.strip().splitlines() if line.strip()]
+    if not 2 <= len(lines) <= 12:
+        return None
+    marked = [bool(_LINE_MARKER.match(line)) for line in lines]
+    headed = bool(_LINE_HEADING.search(lines[0])) or (not marked[0] and sum(marked[1:]) >= 3)
+    body = lines[1:] if headed else lines
+    marks = marked[1:] if headed else marked
+    closing = body[-1] if len(body) >= 2 and not marks[-1] and sum(marks[:-1]) * 2 >= len(body) - 1 else None
+    if not (headed or closing is not None):
+        return None
+    if closing is not None:
+        plain = canonical(closing)
+        if _CJK.search(plain):
+            remark = len(_CJK.findall(plain)) <= 20 and _mostly_off(content(plain), known)
+        else:
+            remark = len(plain.split()) <= 12 and len((content(plain) & domain) - asked) <= 1
+        if remark:
+            body = body[:-1]
+    items = [item for item in (canonical(_LINE_MARKER.sub("", line)) for line in body) if item]
+    return items if len(items) >= 3 or (items and len(_ITEM_SPLIT.split(items[0])) >= 3) else None
+
+
 def _without_decoration(answer: str) -> str:
     """The answer without emoji, hashtags, speakers' labels, a greeting, bullets and remarks that it lists
     keywords (to tell a keyword list)."""
@@ -825,9 +866,12 @@ def judge(question: Question, raw: str) -> Judgement:
     elif analogy := _ANALOGY_HEADING.match(bare):
         bare = bare[analogy.end():]
     bare = _ANALOGY_TAIL.sub("", bare)
-    if len(bare) <= _LONGEST_LIST and is_keyword_list(bare, _known(
-            " ".join([question.question.en, question.question.zh, *question.answer.values(),
-                      *(c.label.en + " " + c.label.zh for c in concepts)])), vocabulary(question.domain)):
+    known = _known(" ".join([question.question.en, question.question.zh, *question.answer.values(),
+                             *(c.label.en + " " + c.label.zh for c in concepts)]))
+    domain = vocabulary(question.domain)
+    laid_out = _laid_out_items(raw, known, asked | renamed, domain)
+    if (len(bare) <= _LONGEST_LIST and is_keyword_list(bare, known, domain)) or (
+            laid_out and is_keyword_list(", ".join(laid_out), known, domain)):
         return Judgement(0.0, missing=list(concepts), notes=[("text_keywords", {})])
 
     result = Judgement(0.0)
