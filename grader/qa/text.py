@@ -764,7 +764,8 @@ _LINE_MARKER = re.compile(
 _LINE_HEADING = re.compile(r"(?:[:：—–-]|\s-)\s*$|^\s*[【\[〔(（].{1,30}[】\]〕)）]\s*$|^\s*#+\s")
 
 
-def _laid_out_items(raw: str, known: str, asked: set[str] | frozenset[str], domain: frozenset[str]) -> list[str] | None:
+def _laid_out_items(raw: str, known: str, asked_text: str, asked: set[str] | frozenset[str],
+                    domain: frozenset[str]) -> list[str] | None:
     """The items of a list laid out as short lines under a heading or above a closing line ("Softmax stability,
     main points: / • exp() / • row max / • overflow / inf / NaN / That about covers the fold"), each in canonical
     form; None when the answer is not laid out so.
@@ -785,11 +786,15 @@ def _laid_out_items(raw: str, known: str, asked: set[str] | frozenset[str], doma
     if not (headed or closing is not None):
         return None
     if closing is not None:
-        plain = canonical(closing)
+        plain = re.sub(r"'s\b", "", canonical(closing))
         if _CJK.search(plain):
-            remark = len(_CJK.findall(plain)) <= 20 and _mostly_off(content(plain), known)
+            # Chinese is read in pairs of characters: those of the subject (the model answer, the ideas) that the
+            # question does not hold.
+            pairs = {plain[i:i + 2] for i in range(len(plain) - 1) if _CJK.match(plain[i]) and _CJK.match(plain[i + 1])}
+            remark = len(_CJK.findall(plain)) <= 20 and len({pair for pair in pairs if pair in known and pair not in asked_text}) <= 1
         else:
-            remark = len(plain.split()) <= 12 and len((content(plain) & domain) - asked) <= 1
+            new_words = len((content(plain) & domain) - asked)
+            remark = len(plain.split()) <= 12 and (new_words <= 1 or new_words <= 2 and len(plain.split()) <= 4)
         if remark:
             body = body[:-1]
     items = [item for item in (canonical(_LINE_MARKER.sub("", line)) for line in body) if item]
@@ -869,7 +874,7 @@ def judge(question: Question, raw: str) -> Judgement:
     known = _known(" ".join([question.question.en, question.question.zh, *question.answer.values(),
                              *(c.label.en + " " + c.label.zh for c in concepts)]))
     domain = vocabulary(question.domain)
-    laid_out = _laid_out_items(raw, known, asked | renamed, domain)
+    laid_out = _laid_out_items(raw, known, asked_text, asked | renamed, domain)
     if (len(bare) <= _LONGEST_LIST and is_keyword_list(bare, known, domain)) or (
             laid_out and is_keyword_list(", ".join(laid_out), known, domain)):
         return Judgement(0.0, missing=list(concepts), notes=[("text_keywords", {})])
