@@ -2055,3 +2055,13 @@ def test_a_keyword_list_laid_out_as_lines_is_still_a_list() -> None:
     explained = ("Key words:\n- variance\n- saturation\n- gradients\nThe variance of q·k grows with d_k, so the softmax "
                  "saturates and the gradients vanish.")
     assert grade(BANK.get("explain_sqrt_dk"), explained).fraction == 1.0
+
+
+def test_a_danger_set_aside_is_not_one_the_answer_prevents() -> None:
+    """"跟溢出没多大关系" names overflow only to deny it: it is not "to avoid overflow"."""
+    answer = ("减最大值主要是为了让 softmax 的输出更平滑一点，起到类似正则化、防过拟合的作用，跟溢出没多大关系。"
+              "为嘛可以减？因为 softmax 对所有输入加同一个常数，结果不变，这个是严格成立的。")
+    verdict = grade(BANK.get("softmax_stability"), answer)
+    assert verdict.fraction < 0.5, verdict.message()
+    # Said as what the subtraction prevents, it is the idea.
+    assert grade(BANK.get("softmax_stability"), "减最大值是为了防止 exp 溢出；softmax 对所有输入加同一个常数结果不变。").fraction == 1.0

@@ -320,6 +320,7 @@ def _clause_start(text: str, position: int) -> int:
 _DENIED_AFTER_ZH = re.compile(r"[\u3400-\u9fff]{0,4}?\s*(?:都|也)(?:是)?\s*(?:没有?|不(?:用|要|加|需要|存|做))\s*(?=[(（,，.。;；!！]|$)")
 # "跟 X 没得关系" / "与 X 无关": X is named only to be set aside ("放前面是为了省计算，跟训练稳定没得关系").
 _WITH_ZH = re.compile(r"(?:跟|和|与|同)\s*$")
+_UNRELATED_BEFORE_EN = re.compile(r"\bnothin[g']?\s+to\s+do\s+with\s+(?:the\s+)?$")
 _UNRELATED_AFTER_ZH = re.compile(
     r"\s*(?:都|也|并|根本|完全|压根儿?|一点儿?)?\s*(?:(?:没(?:得|有)?|无)\s*(?:啥|什么|多大|半毛钱|一毛钱)?\s*(?:关系|关联|联系)|无关|不相干|扯不上)")
 
@@ -414,12 +415,14 @@ def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[s
             inside = 0 if spelled else _negations(span[inner[-1] if inner else 0:])
             negated = (before + inside) % 2 == 1
             # A Chinese topic denied after it ("因果掩码都没有", "连 padding 之外的掩码也不用") is not had.
-            if _DENIED_AFTER_ZH.match(answer, end) or (
-                    _WITH_ZH.search(answer, max(0, start - 2), start) and _UNRELATED_AFTER_ZH.match(answer, end)):
+            if _DENIED_AFTER_ZH.match(answer, end):
                 negated = not negated
             framed = negated and bool(_FRAME.search(answer[_sentence_start(answer, start):start]))
             clause_end = _clause_end(answer, end)
-            if _reported(answer, start) or _IGNORED.match(answer, end, clause_end) or _SUGGESTED.match(answer, clause_start) or (
+            # Set aside ("跟溢出没多大关系", "got nothing to do with gradients"), a danger is not one the thing prevents.
+            unrelated = (_WITH_ZH.search(answer, max(0, start - 2), start) and _UNRELATED_AFTER_ZH.match(answer, end)) or \
+                _UNRELATED_BEFORE_EN.search(answer, max(0, start - 30), start)
+            if unrelated or _reported(answer, start) or _IGNORED.match(answer, end, clause_end) or _SUGGESTED.match(answer, clause_start) or (
                     _ASKED_HOW.match(answer, clause_start) and _IGNORED.match(answer, clause_end + 1, _clause_end(answer, clause_end + 1))):
                 negated, framed = True, False
             said, clause = content(answer[start:end]), _claimed(answer[clause_start:clause_end])
