@@ -501,9 +501,9 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: frozen at 0507f53 (94.9%, 98.0%, 90.1%, 94.0%; 2, 2, 2 and 1 wrong answers at half), then studied (96.6%,
 #: 98.6%, 92.9%, 95.2%; none at half).
 #: heldout_ca to heldout_cd, the 79th to 82nd, are the sixth pre-declared verification: read once with the grader
-#: frozen at f8f866d (92.9%, 94.9%, 91.2%, 94.3%; 1, 0, 2 and 0 wrong answers at half), then studied (94.9%,
-#: 97.4%, 93.8%, 96.9%; none at half).
-AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "adversarial_d": 0.64, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
+#: frozen at f8f866d (92.9%, 94.9%, 91.2%, 94.3%; 1, 0, 2 and 0 wrong answers at half), then studied (95.5%,
+#: 97.4%, 94.0%, 97.2%; none at half).
+AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "adversarial_d": 0.64, "adversarial_e": 0.67, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
              "heldout_o": 0.97, "heldout_p": 0.98, "heldout_q": 0.99, "heldout_r": 0.94,
@@ -525,11 +525,11 @@ AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adve
              "heldout_bo": 0.97, "heldout_bp": 0.96, "heldout_bq": 0.98, "heldout_br": 0.99,
              "heldout_bs": 0.95, "heldout_bt": 0.99, "heldout_bu": 0.98, "heldout_bv": 0.98,
              "heldout_bw": 0.96, "heldout_bx": 0.98, "heldout_by": 0.92, "heldout_bz": 0.95,
-             "heldout_ca": 0.94, "heldout_cb": 0.97, "heldout_cc": 0.93, "heldout_cd": 0.96}
+             "heldout_ca": 0.95, "heldout_cb": 0.97, "heldout_cc": 0.94, "heldout_cd": 0.97}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set of learners' answers but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); on
 #: the adversarial sets, what is left after study (mostly full points on trust, docs/qa_text.md).
-WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 13, "adversarial_c": 129, "adversarial_d": 52, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
+WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 13, "adversarial_c": 129, "adversarial_d": 51, "adversarial_e": 12, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
                  "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0, "heldout_q": 0,
                  "heldout_r": 1, "heldout_s": 1, "heldout_t": 0,
@@ -1603,7 +1603,7 @@ def test_a_list_closed_by_saying_it_matters_is_a_keyword_list() -> None:
 def test_geordie_english_is_read_as_english() -> None:
     """"divvent" is "don't", "roond" is "round", "ower" is "over", "te" is "to", "o" is "of"."""
     assert canonical("exp o somethin big blows up te inf, an then inf ower inf is NaN; it divvent change the softmax") == \
-        "exp of somethin big blows up to inf, and then inf over inf is nan; it don't change the softmax"
+        "exp of somethin big blows up to inf, and then inf over inf is nan; it doesn't change the softmax"
 
 
 def test_cos_opening_a_sentence_is_because_but_not_the_cosine() -> None:
