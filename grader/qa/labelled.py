@@ -28,7 +28,7 @@ from grader.yaml_files import read_yaml
 
 #: The labelled sets: written with the rubrics; written blind, read once with the grader frozen, then studied
 #: (dev onwards; the latest set's first reading is the blind figure, docs/qa_text.md).
-SPLITS = ("tuning", "adversarial_a", "adversarial_b", "adversarial_c", "adversarial_d", "adversarial_e", "dev", "dev_b", "heldout_c", "heldout_d", "heldout_e", "heldout_f", "heldout_g", "heldout_h",
+SPLITS = ("tuning", "adversarial_a", "adversarial_b", "adversarial_c", "adversarial_d", "adversarial_e", "adversarial_f", "dev", "dev_b", "heldout_c", "heldout_d", "heldout_e", "heldout_f", "heldout_g", "heldout_h",
           "heldout_i", "heldout_j", "heldout_k", "heldout_l", "heldout_m", "heldout_n", "heldout_o", "heldout_p",
           "heldout_q", "heldout_r", "heldout_s", "heldout_t", "heldout_u", "heldout_v",
           "heldout_w", "heldout_x", "heldout_y", "heldout_z", "heldout_aa", "heldout_ab", "heldout_ac", "heldout_ad", "heldout_ae", "heldout_af", "heldout_ag", "heldout_ah", "heldout_ai", "heldout_aj", "heldout_ak", "heldout_al", "heldout_am", "heldout_an", "heldout_ao", "heldout_ap", "heldout_aq", "heldout_ar", "heldout_as", "heldout_at", "heldout_au", "heldout_av", "heldout_aw", "heldout_ax", "heldout_ay", "heldout_az", "heldout_ba", "heldout_bb", "heldout_bc", "heldout_bd", "heldout_be", "heldout_bf", "heldout_bg", "heldout_bh", "heldout_bi", "heldout_bj", "heldout_bk", "heldout_bl", "heldout_bm", "heldout_bn", "heldout_bo", "heldout_bp", "heldout_bq", "heldout_br", "heldout_bs", "heldout_bt", "heldout_bu", "heldout_bv", "heldout_bw", "heldout_bx", "heldout_by", "heldout_bz", "heldout_ca", "heldout_cb", "heldout_cc", "heldout_cd")

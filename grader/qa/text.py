@@ -575,8 +575,10 @@ def _off_subject(item: str, known: str, domain: frozenset[str], listed: bool = T
     return not said & _words_of(known) or listed and _mostly_off(said, known) and not _RELATION_ZH.search(_NOUNS_ZH.sub("", item))
 
 
-def is_keyword_list(answer: str, known: str = "", domain: frozenset[str] = frozenset(), _remark_follows: bool = False) -> bool:
-    """Two to eight short items (ten set apart by spaces), topic words, and nothing that relates them.
+def is_keyword_list(answer: str, known: str = "", domain: frozenset[str] = frozenset(), _remark_follows: bool = False,
+                    most: int = 8) -> bool:
+    """Two to eight short items (ten set apart by spaces; ``most`` for a list laid out as lines), topic words, and
+    nothing that relates them.
 
     ``known`` is the question's own text (question, model answer, idea labels): a longer Chinese item
     taken from it ("注意力矩阵") is a topic word too, and so is an English one whose only relating word
@@ -635,7 +637,7 @@ def is_keyword_list(answer: str, known: str = "", domain: frozenset[str] = froze
             return False
         if domain and len(items) >= 4 and _off_subject(items[-1], known, domain, listed=False):
             items = items[:-1]  # "多头 子空间 拼接 W_O 晓得伐": the tag again
-    if not 2 <= len(items) <= (10 if spaced else 8):
+    if not 2 <= len(items) <= (max(10, most) if spaced else most):
         return False
     listed = len(items) >= 3
     # A Chinese item of two to five terms set apart by spaces ("线性注意力 核函数; 结合律 RNN") is read term
@@ -879,7 +881,7 @@ def judge(question: Question, raw: str) -> Judgement:
     domain = vocabulary(question.domain)
     laid_out = _laid_out_items(raw, known, asked_text, asked | renamed, domain)
     if (len(bare) <= _LONGEST_LIST and is_keyword_list(bare, known, domain)) or (
-            laid_out and is_keyword_list(", ".join(laid_out), known, domain)):
+            laid_out and is_keyword_list(", ".join(laid_out), known, domain, most=16)):
         return Judgement(0.0, missing=list(concepts), notes=[("text_keywords", {})])
 
     result = Judgement(0.0)
