@@ -851,7 +851,11 @@ _TAUTOLOGY = re.compile(r"通过\s*([^。；;,]{2,20}?)\s*来\s*\1|代价(?:就)
                         r"|([\u4e00-\u9fff]{2})(?:编码|嵌入)\s*(?:就是)?(?:用来|来)?(?:提供|给出|带来)了?\s*\4(?=\s*(?:[。；;,.!！]|$))"
                         r"|\bposition(?:al)?\s+(?:encodings?|embeddings?)\s+(?:provides?|gives?)\s+(?:the\s+)?positions?(?=\s*(?:[.;,!]|$))"
                         r"|\b(?:kv\s+cache|it)(?:'s|\s+is)\s+(?:just\s+)?(?:a|the|one)\s+cache\s+(?:for|of)\s+(?:the\s+)?(?:k|keys?)\s*(?:and|&|/)\s*(?:v|values?)\b"
-                        r"|kv\s*缓存(?:就)?是(?:用来)?缓存\s*(?:k|键)\s*(?:和|与|跟)\s*(?:v|值)的?(?:缓存)?")
+                        r"|kv\s*缓存(?:就)?是(?:用来)?缓存\s*(?:k|键)\s*(?:和|与|跟)\s*(?:v|值)的?(?:缓存)?"
+                        # "without positional encodings it would have no positional encodings", "it needs them to encode
+                        # the positions": the thing asked about, named as its own reason
+                        r"|\bwithout\s+([\w -]{3,30}?),?\s+(?:it|there|the model|a transformer)\s*(?:would|'d|will)\s+(?:have|be)\s+no\s+\5"
+                        r"|\bposition(?:al)?\s+(?:encodings?|embeddings?)\s+(?:because|since)\s+it\s+(?:needs?|has)\s+to\s+encode\s+(?:the\s+)?positions?\b")
 
 
 def judge(question: Question, raw: str) -> Judgement:
