@@ -503,7 +503,7 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_ca to heldout_cd, the 79th to 82nd, are the sixth pre-declared verification: read once with the grader
 #: frozen at f8f866d (92.9%, 94.9%, 91.2%, 94.3%; 1, 0, 2 and 0 wrong answers at half), then studied (95.5%,
 #: 97.4%, 94.0%, 97.2%; none at half).
-AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "adversarial_d": 0.64, "adversarial_e": 0.67, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
+AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "adversarial_d": 0.64, "adversarial_e": 0.67, "adversarial_f": 0.65, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
              "heldout_o": 0.97, "heldout_p": 0.98, "heldout_q": 0.99, "heldout_r": 0.94,
@@ -529,7 +529,7 @@ AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adve
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set of learners' answers but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); on
 #: the adversarial sets, what is left after study (mostly full points on trust, docs/qa_text.md).
-WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 13, "adversarial_c": 129, "adversarial_d": 51, "adversarial_e": 12, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
+WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 13, "adversarial_c": 123, "adversarial_d": 51, "adversarial_e": 11, "adversarial_f": 19, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
                  "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0, "heldout_q": 0,
                  "heldout_r": 1, "heldout_s": 1, "heldout_t": 0,
@@ -2065,3 +2065,14 @@ def test_a_danger_set_aside_is_not_one_the_answer_prevents() -> None:
     assert verdict.fraction < 0.5, verdict.message()
     # Said as what the subtraction prevents, it is the idea.
     assert grade(BANK.get("softmax_stability"), "减最大值是为了防止 exp 溢出；softmax 对所有输入加同一个常数结果不变。").fraction == 1.0
+
+
+def test_the_thing_named_as_its_own_reason_is_an_echo() -> None:
+    """"Without positional encodings it would have no positional encodings" says nothing."""
+    echo = ("A Transformer needs positional encodings because it needs to encode positions, and positional encodings are "
+            "the way a Transformer gets them. Without positional encodings, it would have no positional encodings.")
+    assert grade(BANK.get("why_positional"), echo).fraction == 0
+    # "Without position information it cannot tell the order" is a reason.
+    reason = ("Without positional encodings attention can't tell word order: it is permutation-equivariant and has no "
+              "recurrence or convolution, so we add position vectors to the embeddings.")
+    assert grade(BANK.get("why_positional"), reason).fraction == 1.0
