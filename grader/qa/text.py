@@ -319,10 +319,11 @@ def _clause_start(text: str, position: int) -> int:
 # "都没有" / "也不用" closing the clause right after a topic takes the topic back: "BERT 嘛因果掩码都没有（…）".
 _DENIED_AFTER_ZH = re.compile(r"[\u3400-\u9fff]{0,4}?\s*(?:都|也)(?:是)?\s*(?:没有?|不(?:用|要|加|需要|存|做))\s*(?=[(（,，.。;；!！]|$)")
 # "跟 X 没得关系" / "与 X 无关": X is named only to be set aside ("放前面是为了省计算，跟训练稳定没得关系").
-_WITH_ZH = re.compile(r"(?:跟|和|与|同)\s*$")
+_WITH = r"(?:跟|和|与|同)"
+_UNRELATED = r"\s*(?:都|也|并|根本|完全|压根儿?|一点儿?)?\s*(?:(?:没(?:得|有)?|无)\s*(?:啥|什么|多大|半毛钱|一毛钱)?\s*(?:关系|关联|联系)|无关|不相干|扯不上)"
+_WITH_ZH = re.compile(_WITH + r"\s*$")
 _UNRELATED_BEFORE_EN = re.compile(r"\bnothin[g']?\s+to\s+do\s+with\s+(?:the\s+)?$")
-_UNRELATED_AFTER_ZH = re.compile(
-    r"\s*(?:都|也|并|根本|完全|压根儿?|一点儿?)?\s*(?:(?:没(?:得|有)?|无)\s*(?:啥|什么|多大|半毛钱|一毛钱)?\s*(?:关系|关联|联系)|无关|不相干|扯不上)")
+_UNRELATED_AFTER_ZH = re.compile(_UNRELATED)
 
 
 def _negations(text: str) -> int:
@@ -1182,8 +1183,7 @@ _SET_ASIDE_EN = (
     re.compile(r"\bnothin[g']?\s+to\s+do\s+with\s+((?:[\w'-]+\s*){1,4}?)(?=\s*(?:[.;,!?:()—–]|\s-\s|$|\s(?:though|really|at all|either)\b))"),
     re.compile(r"((?:[\w'-]+\s+){0,2}[\w'-]+)\s+(?:(?:has|have|had|'s|is|was)\s+)?(?:got\s+)?(?:nothin[g']?\s+to\s+do\s+with\s+it|never\s+(?:came|comes|come)\s+into\s+it)\b"),
 )
-_SET_ASIDE_ZH = re.compile(
-    r"(?:跟|和|与|同)\s*([^，,。；;：:！!？?]{1,10}?)\s*(?:都|也|并|根本|完全|压根儿?|一点儿?)?\s*(?:(?:没(?:得|有)?|无)\s*(?:啥|什么|多大|半毛钱)?\s*(?:关系|关联)|无关|不相干|扯不上)")
+_SET_ASIDE_ZH = re.compile(_WITH + r"\s*([^，,。；;：:！!？?]{1,10}?)" + _UNRELATED)
 _GENERIC = frozenset(("it", "this", "that", "attention", "model", "the", "a", "an", "thing", "token", "tokens", "them", "they"))
 
 
