@@ -322,7 +322,8 @@ _DENIED_AFTER_ZH = re.compile(r"[\u3400-\u9fff]{0,4}?\s*(?:都|也)(?:是)?\s*(?
 _WITH = r"(?:跟|和|与|同)"
 _UNRELATED = r"\s*(?:都|也|并|根本|完全|压根儿?|一点儿?)?\s*(?:(?:没(?:得|有)?|无)\s*(?:啥|什么|多大|半毛钱|一毛钱)?\s*(?:关系|关联|联系)|无关|不相干|扯不上)"
 _WITH_ZH = re.compile(_WITH + r"\s*$")
-_UNRELATED_BEFORE_EN = re.compile(r"\bnothin[g']?\s+to\s+do\s+with\s+(?:the\s+)?$")
+_NOTHING_TO_DO_WITH = r"\bnothin[g']?\s+to\s+do\s+with\s+"
+_UNRELATED_BEFORE_EN = re.compile(_NOTHING_TO_DO_WITH + r"(?:the\s+)?$")
 _UNRELATED_AFTER_ZH = re.compile(_UNRELATED)
 
 
@@ -535,6 +536,11 @@ _PAPER_TITLE = re.compile(r"\b(?:transformers are rnns|attention is all you need
 @lru_cache(maxsize=256)
 def _words_of(known: str) -> frozenset[str]:
     return frozenset(content(known))
+
+
+def _cjk_pairs(text: str) -> set[str]:
+    """The pairs of adjacent Chinese characters in ``text`` (Chinese read two characters at a time)."""
+    return {text[i:i + 2] for i in range(len(text) - 1) if _CJK.match(text[i]) and _CJK.match(text[i + 1])}
 
 
 def _mostly_off(said: set[str], known: str) -> bool:
@@ -796,8 +802,8 @@ def _laid_out_items(raw: str, known: str, asked_text: str, asked: set[str] | fro
         if _CJK.search(plain):
             # Chinese is read in pairs of characters: those of the subject (the model answer, the ideas) that the
             # question does not hold.
-            pairs = {plain[i:i + 2] for i in range(len(plain) - 1) if _CJK.match(plain[i]) and _CJK.match(plain[i + 1])}
-            remark = len(_CJK.findall(plain)) <= 20 and len({pair for pair in pairs if pair in known and pair not in asked_text}) <= 1
+            subject = {pair for pair in _cjk_pairs(plain) if pair in known and pair not in asked_text}
+            remark = len(_CJK.findall(plain)) <= 20 and len(subject) <= 1
         else:
             new_words = len((content(plain) & domain) - asked)
             remark = len(plain.split()) <= 12 and (new_words <= 1 or new_words <= 2 and len(plain.split()) <= 4)
@@ -884,9 +890,10 @@ def judge(question: Question, raw: str) -> Judgement:
     known = _known(" ".join([question.question.en, question.question.zh, *question.answer.values(),
                              *(c.label.en + " " + c.label.zh for c in concepts)]))
     domain = vocabulary(question.domain)
-    laid_out = _laid_out_items(raw, known, asked_text, asked | renamed, domain)
+    # (An answer laid out as lines is read line by line only when it is no list as one text.)
     if (len(bare) <= _LONGEST_LIST and is_keyword_list(bare, known, domain)) or (
-            laid_out and is_keyword_list(", ".join(laid_out), known, domain, most=16)):
+            (laid_out := _laid_out_items(raw, known, asked_text, asked | renamed, domain))
+            and is_keyword_list(", ".join(laid_out), known, domain, most=16)):
         return Judgement(0.0, missing=list(concepts), notes=[("text_keywords", {})])
 
     result = Judgement(0.0)
@@ -1180,7 +1187,7 @@ def _subjects_of_clause(begin: int, finish: int, answer: str, mentions: list[tup
 # What an answer sets aside by name: "X has nothing to do with it", "it's got nothing to do with X", "X never came
 # into it", "跟 X 没关系", "X 无关".
 _SET_ASIDE_EN = (
-    re.compile(r"\bnothin[g']?\s+to\s+do\s+with\s+((?:[\w'-]+\s*){1,4}?)(?=\s*(?:[.;,!?:()—–]|\s-\s|$|\s(?:though|really|at all|either)\b))"),
+    re.compile(_NOTHING_TO_DO_WITH + r"((?:[\w'-]+\s*){1,4}?)(?=\s*(?:[.;,!?:()—–]|\s-\s|$|\s(?:though|really|at all|either)\b))"),
     re.compile(r"((?:[\w'-]+\s+){0,2}[\w'-]+)\s+(?:(?:has|have|had|'s|is|was)\s+)?(?:got\s+)?(?:nothin[g']?\s+to\s+do\s+with\s+it|never\s+(?:came|comes|come)\s+into\s+it)\b"),
 )
 _SET_ASIDE_ZH = re.compile(_WITH + r"\s*([^，,。；;：:！!？?]{1,10}?)" + _UNRELATED)
@@ -1196,8 +1203,7 @@ def _denial_of(concept: Concept, answer: str) -> int | None:
             if content(m.group(1)) & label_words and not _negations(answer[_clause_start(answer, m.start()):m.start()]):
                 return m.start()
     for m in _SET_ASIDE_ZH.finditer(answer):
-        said = re.sub(r"\s+", "", m.group(1))
-        if any(said[i:i + 2] in label_zh for i in range(len(said) - 1) if _CJK.match(said[i]) and _CJK.match(said[i + 1])):
+        if any(pair in label_zh for pair in _cjk_pairs(re.sub(r"\s+", "", m.group(1)))):
             return m.start()
     return None
 
