@@ -2085,3 +2085,41 @@ def test_the_thing_named_as_its_own_reason_is_an_echo() -> None:
     reason = ("Without positional encodings attention can't tell word order: it is permutation-equivariant and has no "
               "recurrence or convolution, so we add position vectors to the embeddings.")
     assert grade(BANK.get("why_positional"), reason).fraction == 1.0
+
+
+def test_wrong_answers_of_the_seventh_verification_stay_below_half() -> None:
+    """Wrong answers of heldout_ce..ch that their first reading gave half the points or more, and others like them."""
+    cases = (
+        ("quadratic_cost", "It's quadratic because the feed-forward layers are d by d for every token, and that's where all the time goes."),
+        ("softmax_stability", "You subtract the max so the small scores don't underflow to zero, the big ones never overflow anyway."),
+        ("rope_relative", "RoPE 本来就是编码相对位置的旋转编码，所以分数只看相对位置。"),
+        ("decode_memory_bound", "预填充是一次处理很多词元，矩阵乘矩阵，算得多；解码慢是因为解码时模型层数更多。"),
+        ("linear_attention_trick", "用核函数代替 softmax，先算 φ(K)ᵀV；但复杂度反而变成平方的了，效果比 softmax 还好。"),
+        ("explain_sqrt_dk", "You scale by 1/sqrt(dk) so the softmax gets sharper and locks onto one key. Sharper softmax means bigger gradients."),
+        ("mask_fill_value", "If a whole row is masked, −1e9 gives you NaN while −inf just gives even weights, which is why everybody uses −inf."),
+        ("why_positional", "因为 attention 只看得到相邻的几个词，看不远，加了位置编码它才看得更远。"),
+        ("gqa_kv_sharing", "MQA 同 GQA 系为了减小 KV 缓存，代价就系要付出代价嘞。"),
+        ("kv_cache_purpose", "KV 缓存把新词的键值先算好存起来，旧词的每一步都要重新算一遍，这样更准确。"),
+    )
+    for qid, answer in cases:
+        verdict = grade(BANK.get(qid), answer)
+        assert verdict.fraction < 0.5, (qid, answer, verdict.message())
+    # RoPE's angle grows by a fixed step per position: said so, it is no "same angle everywhere".
+    per_step = ("好比两头狮子原地转身，每走一格就多转一个固定角度：查询在第 m 格转 mθ，键在第 n 格转 nθ。"
+                "两头狮子对看，能看出来的只有它们之间差多少角度，也就是 (n − m)θ，所以点积只跟相对位置有关。")
+    assert grade(BANK.get("rope_relative"), per_step).fraction == 1.0
+
+
+def test_tok_pisin_yorkshire_scots_and_cantonese_words_of_the_seventh_verification() -> None:
+    """Tok Pisin (no inap lukim, bihain, tasol, senisim), Yorkshire t' before a word and dun't, Scots dusn't and weel;
+    Cantonese 就系, 畀, 慳 and 往后 (later on) before 每."""
+    assert canonical("token i no inap lukim ol token bihain") == "token cannot see the token later"
+    assert canonical("Old K,V no senisim. Compute q for the new token tasol.") == \
+        "old k,v do not change. compute q for the new token only."
+    assert canonical("RMSNorm dun't take t'mean off") == "rmsnorm don't take the mean off"
+    assert canonical("RMSNorm dusn't bother, it trains just as weel") == "rmsnorm doesn't bother, it trains just as well"
+    assert canonical("代价就系效果输畀 MHA，但慳内存") == "代价就是效果输给 mha,但省内存"
+    assert canonical("k、v 往后每个 q 都得用") == "k、v 以后每个 q 都得用"
+    # Without its marks nothing is rewritten: "ol" and "i" stay, 往后看 (look back) stays.
+    assert canonical("ol token i see") == "ol token i see"
+    assert canonical("往后看") == "往后看"

@@ -13,12 +13,13 @@ import re
 
 # Written Cantonese (Hong Kong and Guangdong learners: "之前啲 token 嘅 K 同 V 唔会变") in Mandarin words, so
 # that one Chinese rubric reads both. Words first, then the characters they hold.
-_CANTONESE_MARK = re.compile(r"[唔嘅咗冇睇啲嗰喺佢攞嚟噉咁揾谂]|净系")
+# "就系", "即系", "系为了" (是 in Cantonese) are no Mandarin word (a 系统 is).
+_CANTONESE_MARK = re.compile(r"[唔嘅咗冇睇啲嗰𠮶喺佢攞嚟噉咁揾谂畀慳悭]|(?:净|就|都|即)系(?![统数列谱])|系(?=为了|咪)")
 # Cantonese alone: rewritten wherever they appear.
 _CANTONESE = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"唔使|唔洗|唔需要", "不用"), (r"落嚟", "下来"), (r"嗰阵", "那时"), (r"缩细", "缩小"), (r"佢哋", "它们"),
     (r"乜嘢", "什么"), (r"噉|咁样|咁", "这样"), (r"细(?=\s*\d|\s*[一二三四五六七八九十几两]+\s*倍|咗|啲|\s*[a-z(（][\w/()（）·×*]{0,12}\s*倍)", "小"),
-    (r"冇得", "没有"), (r"冇[晒哂]", "没了"), (r"冇", "没有"), (r"唔", "不"), (r"嘅", "的"), (r"咗", "了"), (r"睇", "看"), (r"啲", "些"), (r"嗰", "那"),
+    (r"冇得", "没有"), (r"冇[晒哂]", "没了"), (r"冇", "没有"), (r"唔", "不"), (r"嘅", "的"), (r"咗", "了"), (r"睇", "看"), (r"啲", "些"), (r"嗰|𠮶", "那"), (r"畀|俾", "给"), (r"慳|悭", "省"),
     (r"喺", "在"), (r"佢", "它"), (r"攞", "拿"), (r"嚟", "来"), (r"揾", "找"),
 )]
 # Also Mandarin, or part of a Mandarin word (关系, 系统, 变成个, 输入面板): rewritten only in a Cantonese answer.
@@ -243,9 +244,9 @@ _RIOPLATENSE = [(re.compile(pattern), english) for pattern, english in (
 )]
 
 # Yorkshire and northern English ("t' dot product", "tha keeps 'em", "nowt from before gets worked out again").
-_NORTHERN_ENGLISH_MARK = re.compile(r"\bt'\s|\btha\b|\bwi'|\b(?:nowt|owt|summat|nobbut)\b")
+_NORTHERN_ENGLISH_MARK = re.compile(r"(?<![\w'])t'(?:\s|(?=[a-z]))|\btha\b|\bwi'|\b(?:nowt|owt|summat|nobbut|dun't)\b")
 _NORTHERN_ENGLISH = [(re.compile(pattern), english) for pattern, english in (
-    (r"\bt'\s", "the "), (r"\btha'd\b", "you'd"), (r"\btha\b", "you"), (r"\bwi'", "with"), (r"\bnowt\b", "nothing"),
+    (r"(?<![\w'])t'(?:\s|(?=[a-z]))", "the "), (r"\bdun't\b", "don't"), (r"\btha'd\b", "you'd"), (r"\btha\b", "you"), (r"\bwi'", "with"), (r"\bnowt\b", "nothing"),
     (r"\bowt\b", "anything"), (r"\bsummat\b", "something"), (r"\bnobbut\b", "only"), (r"'em\b", "them"),
 )]
 
@@ -263,9 +264,9 @@ _PINYIN_MARK = re.compile(r"[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]")
 _PINYIN = [(re.compile(r"(?:[a-zü]*[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ][a-zü]*\s*){1,4}\(\s*([\u3400-\u9fff]+)\s*\)"), r"\1")]
 
 # Scots in an English answer ("nae causal mask", "disnae ken the order o the words").
-_SCOTS_MARK = re.compile(r"\b(?:nae|disnae|dinnae|cannae|isnae|wouldnae|hale|tae|whit|afore|ken)\b")
+_SCOTS_MARK = re.compile(r"\b(?:nae|disnae|dinnae|cannae|isnae|wouldnae|hale|tae|whit|afore|ken|dusn't|weel)\b")
 _SCOTS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
-    (r"disnae", "doesn't"), (r"dinnae", "don't"), (r"cannae", "can't"), (r"isnae", "isn't"), (r"wouldnae", "wouldn't"),
+    (r"disnae|dusn't", "doesn't"), (r"weel", "well"), (r"dinnae", "don't"), (r"cannae", "can't"), (r"isnae", "isn't"), (r"wouldnae", "wouldn't"),
     (r"nae", "no"), (r"hale", "whole"), (r"tae", "to"), (r"whit", "what"), (r"afore", "before"), (r"ken", "know"),
     (r"oot", "out"), (r"wi", "with"), (r"ain", "own"), (r"o(?= the\b)", "of"), (r"ye", "you"), (r"wee", "small"),
 )]
@@ -315,12 +316,23 @@ _ARCHAIC = [(re.compile(pattern), english) for pattern, english in (
     (r"\b(?!(?:teeth|macbeth|elizabeth)\b)([a-z]{2,}?)(?<!ti)eth\b", _modern_verb),
 )]
 
+# Tok Pisin in an English answer (Papua New Guinea: "token i no inap lukim ol token bihain", "K,V no senisim",
+# "compute q for the new token tasol"): its verbs, negation and particles in English words.
+_TOK_PISIN_MARK = re.compile(r"\b(?:tasol|lukim|bihain|inap|senisim|kamap|olsem|wanpela|tupela|bilong|mipela|yupela)\b")
+_TOK_PISIN = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
+    (r"no inap", "cannot"), (r"inap", "can"), (r"no (?=senisim|kamap|lukim)", "do not "), (r"lukim", "see"),
+    (r"senisim", "change"), (r"kamap", "exist"), (r"bihain", "later"), (r"tasol", "only"), (r"olsem", "like"),
+    (r"wanpela", "one"), (r"tupela", "two"), (r"bilong", "of"), (r"mipela", "we"), (r"yupela", "you"),
+    (r"mi ting", "i think"), (r"(?<=\bit )i(?= \w)|(?<=\btoken )i(?= (?:no|can|cannot|do|see)\b)", ""),
+    (r"ol(?= \w)", "the"), (r"yu ken", "you can"), (r"yu", "you"),
+)]
+
 #: Each dialect's (or tongue's) rewrites, applied to an answer that carries one of its marks.
 _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_WU_MARK, _WU), (_MINNAN_MARK, _MINNAN),
              (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE), (_NORTHERN_MARK, _NORTHERN),
              (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN), (_SPANISH_MARK, _SPANISH),
              (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG), (_PIDGIN_MARK, _PIDGIN),
-             (_PATOIS_MARK, _PATOIS), (_SCOTS_MARK, _SCOTS), (_TRINI_MARK, _TRINI),
+             (_TOK_PISIN_MARK, _TOK_PISIN), (_PATOIS_MARK, _PATOIS), (_SCOTS_MARK, _SCOTS), (_TRINI_MARK, _TRINI),
              (_NORTHERN_ENGLISH_MARK, _NORTHERN_ENGLISH), (_RIOPLATENSE_MARK, _RIOPLATENSE), (_GEORDIE_MARK, _GEORDIE),
              (_HAWAIIAN_MARK, _HAWAIIAN),
              (_ARCHAIC_MARK, _ARCHAIC),
@@ -330,7 +342,7 @@ _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_W
 
 def standard_words(text: str) -> str:
     """Written Sichuanese, Shaanxi, Wu, Minnan, Cantonese, northern and spoken colloquial, and Taiwan's terms in
-    Mandarin words; the Spanish, Hindi, Tagalog, Pidgin (Nigerian and Hawaiian), Patois, Scots, Trinidadian and Yorkshire
+    Mandarin words; the Spanish, Hindi, Tagalog, Pidgin (Nigerian and Hawaiian), Tok Pisin, Patois, Scots, Trinidadian and Yorkshire
     words of an English answer in English; pinyin beside characters dropped (the rest of ``text`` as
     it was)."""
     for mark, rewrites in _DIALECTS:
