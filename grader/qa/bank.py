@@ -389,7 +389,7 @@ def _compile(pattern: str, fail: Any) -> None:
 def compiled_pattern(pattern: str) -> re.Pattern[str]:
     """A rubric pattern, compiled once per process (validating the bank and grading share it).
 
-    Answers are matched in lower case (:func:`grader.qa.text.canonical`), so no flag is needed.
+    Answers are matched in lower case (:func:`grader.qa.normal_form.canonical`), so no flag is needed.
     """
     return re.compile(pattern)
 

@@ -6,7 +6,7 @@ Jamaican Patois, Scots, Trinidadian, Yorkshire), and pinyin beside the character
 Each table below rewrites one of these into Mandarin or English, and applies only to an answer that
 carries one of its marks, so that a word another reading shares is left alone where the dialect is
 absent.
-:func:`standard_words` is one step of :func:`grader.qa.text.canonical`.
+:func:`standard_words` is one step of :func:`grader.qa.normal_form.canonical`.
 """
 
 import re
