@@ -508,7 +508,7 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: their floors are their first readings.
 #: heldout_ci to heldout_cl, the 87th to 90th, are the eighth: read once with the same verdicts, nothing studied in
 #: between (97.2%, 96.6%, 90.1%, 94.6%; 1, 0, 2 and 1 wrong answers at half). Held out, not studied.
-AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "adversarial_d": 0.64, "adversarial_e": 0.67, "adversarial_f": 0.65, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
+AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "adversarial_d": 0.64, "adversarial_e": 0.67, "adversarial_f": 0.65, "adversarial_g": 0.67, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
              "heldout_o": 0.97, "heldout_p": 0.98, "heldout_q": 0.99, "heldout_r": 0.94,
@@ -536,7 +536,7 @@ AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adve
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set of learners' answers but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); on
 #: the adversarial sets, what is left after study (mostly full points on trust, docs/qa_text.md).
-WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 13, "adversarial_c": 123, "adversarial_d": 51, "adversarial_e": 11, "adversarial_f": 19, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
+WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 13, "adversarial_c": 123, "adversarial_d": 51, "adversarial_e": 10, "adversarial_f": 18, "adversarial_g": 8, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
                  "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0, "heldout_q": 0,
                  "heldout_r": 1, "heldout_s": 1, "heldout_t": 0,
@@ -2123,3 +2123,24 @@ def test_tok_pisin_yorkshire_scots_and_cantonese_words_of_the_seventh_verificati
     # Without its marks nothing is rewritten: "ol" and "i" stay, 往后看 (look back) stays.
     assert canonical("ol token i see") == "ol token i see"
     assert canonical("往后看") == "往后看"
+
+
+def test_a_cheat_sheet_laid_out_by_indentation_ticks_or_a_recap_is_still_a_list() -> None:
+    """Lines set off by indentation alone or by ticks, a closing recap that is itself a list ("So: max, exp, shift."),
+    a line that names a topic and lists its alternatives without choosing ("memory: linear / quadratic") or asks
+    ("exact?"): a list of topic words all the same."""
+    cases = (
+        ("softmax_stability", "Softmax stability checklist\n - row max\n - exp\n - overflow / inf / NaN\n - shift\n - invariance\n"
+                              "So: max, exp, shift. Cheers."),
+        ("rope_relative", "RoPE 要点\n 旋转 R(θ)\n 位置 m / n\n 成对维度\n 点积\n 相对位置 n−m\n 结论：就是旋转嘛。"),
+        ("linear_attention_trick", "线性注意力 · 清单\n ✓ 核函数 φ\n ✓ 结合律\n ✓ d × d\n ✓ n × n\n ✓ RNN\n ✓ softmax\n 收工。"),
+        ("flash_what_it_saves", "FlashAttention notes\n • HBM\n • SRAM\n • tiling / blocks\n • n × n\n • memory: linear / quadratic\n"
+                                " • exact?\nThat's the set."),
+        ("mask_fill_value", "【掩码填充值】\n· −inf ／ −1e9 ／ 0\n· exp、权重\n· 全屏蔽行：NaN、均匀\n· 0/0\n完。"),
+    )
+    for qid, answer in cases:
+        verdict = grade(BANK.get(qid), answer)
+        assert verdict.fraction == 0.0, (qid, verdict.message())
+    # A line that does choose ("全屏蔽行：−inf 得 NaN，−1e9 得均匀") relates its words: no list.
+    chosen = "掩码填充值\n· exp(−inf) = 0，exp(0) = 1\n· 全屏蔽行：−inf 得 NaN，−1e9 得均匀分布\n· 所以一般用很大的负数"
+    assert grade(BANK.get("mask_fill_value"), chosen).fraction > 0.0

@@ -265,10 +265,43 @@ def _without_decoration(answer: str) -> str:
 # A list laid out as lines opens each with a bullet, an arrow or a number ("•", "★", ">", "→", "①", "1)", "一、",
 # "篾一："), or with nothing but indentation.
 _LINE_MARKER = re.compile(
-    r"^\s*(?:[-*•★☆>〉»▪▸◦·→⟶]+|[\u2460-\u2473]|\(?\d{1,2}[.)、:：]|[一二三四五六七八九十]+[、.:：]|"
+    r"^\s*(?:[-*•★☆>〉»▪▸◦·→⟶✓✔☑]+|[\u2460-\u2473]|\(?\d{1,2}[.)、:：]|[一二三四五六七八九十]+[、.:：]|"
     r"[\u3400-\u9fff]{1,2}[一二三四五六七八九十][:：])\s*")
 # A heading ends in a colon or a dash, is set in brackets ("【softmax 减最大值】") or is a Markdown heading.
 _LINE_HEADING = re.compile(r"(?:[:：—–-]|\s-)\s*$|^\s*[【\[〔(（].{1,30}[】\]〕)）]\s*$|^\s*#+\s")
+
+
+# A verb that makes a short closing line a claim ("So the cost is linear."), not a remark ("Key paper for
+# efficient transformers.").
+_CLAIM_EN = re.compile(r"\b(?:is|are|was|were|makes?|gives?|means|causes?|leads?|grows?|keeps?|prevents?|avoids?|saves?|"
+                       r"needs?|uses?|reads?|stores?|becomes?|gets?|can|cannot|won't|doesn't|don't|isn't)\b|[=→]|n't\b")
+# A recap's label ("So:", "结论：").
+_RECAP_LABEL = re.compile(r"^(?:so|thus|hence|i\.?e\.?|in short|tl;?dr|summary|recap|结论|总结|小结|所以)\s*[:：]\s*")
+# A line that names a topic and lists its alternatives without choosing ("memory: linear / quadratic",
+# "全屏蔽行：NaN、均匀", "fully masked row: NaN? uniform?") names topics; so does a question ("exact?").
+_ALTERNATIVES = re.compile(r"^([^:：]{1,30})[:：]\s*([^:：→=]+?(?:\s*(?:/|、|\?|？|\|)\s*[^:：→=/、?？|]+?)+)\s*[?？]?$")
+
+
+def _recap(line: str, known: str, domain: frozenset[str]) -> list[str] | None:
+    """The items of a closing line that recaps the list ("so: max, exp, shift. murakoze."): its first sentence a
+    keyword list, the rest remarks; None otherwise."""
+    if not (label := _RECAP_LABEL.match(line)):
+        return None
+    first, _, rest = line[label.end():].partition(". ")
+    if not is_keyword_list(first, known, domain) or (rest.strip(" .") and not _a_remark(rest, known, domain)):
+        return None
+    return [item for item in _ITEM_SPLIT.split(first.strip(" .")) if item]
+
+
+def _topic_line(item: str) -> str:
+    """A line listing alternatives under a topic, or asking, as topic words ("memory, linear, quadratic")."""
+    if alternatives := _ALTERNATIVES.match(item):
+        parts = [part.strip() for part in re.split(r"/|、|\?|？|\|", alternatives.group(2)) if part.strip()]
+        # ... each alternative a word or two, relating nothing ("NaN", "均匀"; not "(b, t, d)，小了 h 倍").
+        if all(len(part.split()) <= 2 and not re.search(r"[(),，]", part) and not _RELATION_ZH.search(_NOUNS_ZH.sub("", part))
+               for part in parts):
+            return ", ".join([alternatives.group(1).strip(), *parts])
+    return item.rstrip("?？ ") if item.endswith(("?", "？")) and len(item.split()) <= 3 else item
 
 
 def _laid_out_items(raw: str, known: str, asked_text: str, asked: set[str] | frozenset[str],
@@ -286,6 +319,9 @@ def _laid_out_items(raw: str, known: str, asked_text: str, asked: set[str] | fro
     if not 2 <= len(lines) <= 12:
         return None
     marked = [bool(_LINE_MARKER.match(line)) for line in lines]
+    # In a list with no bullet at all, a line indented under an unindented first line is marked by its indentation.
+    if not any(marked) and not lines[0][:1].isspace():
+        marked = [i > 0 and line[:1] in " \t\u3000" for i, line in enumerate(lines)]
     headed = bool(_LINE_HEADING.search(lines[0])) or (not marked[0] and sum(marked[1:]) >= 3)
     body = lines[1:] if headed else lines
     marks = marked[1:] if headed else marked
@@ -301,10 +337,14 @@ def _laid_out_items(raw: str, known: str, asked_text: str, asked: set[str] | fro
             remark = len(CJK.findall(plain)) <= 20 and len(subject) <= 1
         else:
             new_words = len((content(plain) & domain) - asked)
-            remark = len(plain.split()) <= 12 and (new_words <= 1 or new_words <= 2 and len(plain.split()) <= 4)
+            remark = len(plain.split()) <= 12 and (new_words <= 1 or new_words <= 2 and (
+                len(plain.split()) <= 4 or len(plain.split()) <= 6 and not _CLAIM_EN.search(plain)))
         if remark:
             body = body[:-1]
-    items = [item for item in (canonical(_LINE_MARKER.sub("", line)) for line in body) if item]
+        elif recap := _recap(plain, known, domain):
+            # A closing recap that is itself a list ("So: max, exp, shift. Murakoze.") adds its items.
+            body = body[:-1] + recap
+    items = [_topic_line(item) for item in (canonical(_LINE_MARKER.sub("", line)) for line in body) if item]
     return items if len(items) >= 3 or (items and len(_ITEM_SPLIT.split(items[0])) >= 3) else None
 
 
