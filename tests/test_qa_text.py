@@ -504,10 +504,15 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: frozen at f8f866d (92.9%, 94.9%, 91.2%, 94.3%; 1, 0, 2 and 0 wrong answers at half), then studied (95.5%,
 #: 97.4%, 94.0%, 97.2%; none at half).
 #: heldout_ce to heldout_ch, the 83rd to 86th, are the seventh pre-declared verification: read once with the grader
-#: frozen at 242af29 (96.3%, 95.7%, 94.6%, 94.9%; 2, 0, 1 and 2 wrong answers at half). Held out, not studied:
-#: their floors are their first readings.
+#: frozen at 242af29 (96.3%, 95.7%, 94.6%, 94.9%; 2, 0, 1 and 2 wrong answers at half), then studied (98.6%, 97.7%,
+#: 96.9%, 98.9%; none at half): regression floors.
 #: heldout_ci to heldout_cl, the 87th to 90th, are the eighth: read once with the same verdicts, nothing studied in
-#: between (97.2%, 96.6%, 90.1%, 94.6%; 1, 0, 2 and 1 wrong answers at half). Held out, not studied.
+#: between (97.2%, 96.6%, 90.1%, 94.6%; 1, 0, 2 and 1 wrong answers at half). Held out, not studied: their floors
+#: are their first readings.
+#: heldout_cm to heldout_cp, the 91st to 94th, are the ninth: read once with the grader frozen at 55e25a4 (95.5%,
+#: 94.6%, 96.6%, 92.6%; 0, 0, 1 and 2 wrong answers at half). Their floors are their first readings.
+#: adversarial_g, four more red-team authors (r27 to r30), was read once before study: 71 of its 528 wrong answers
+#: at half; 8 after.
 AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "adversarial_d": 0.64, "adversarial_e": 0.67, "adversarial_f": 0.65, "adversarial_g": 0.67, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -531,8 +536,9 @@ AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adve
              "heldout_bs": 0.95, "heldout_bt": 0.99, "heldout_bu": 0.98, "heldout_bv": 0.98,
              "heldout_bw": 0.96, "heldout_bx": 0.98, "heldout_by": 0.92, "heldout_bz": 0.95,
              "heldout_ca": 0.95, "heldout_cb": 0.97, "heldout_cc": 0.94, "heldout_cd": 0.97,
-             "heldout_ce": 0.96, "heldout_cf": 0.95, "heldout_cg": 0.94, "heldout_ch": 0.94,
-             "heldout_ci": 0.97, "heldout_cj": 0.96, "heldout_ck": 0.90, "heldout_cl": 0.94}
+             "heldout_ce": 0.98, "heldout_cf": 0.97, "heldout_cg": 0.96, "heldout_ch": 0.98,
+             "heldout_ci": 0.97, "heldout_cj": 0.96, "heldout_ck": 0.90, "heldout_cl": 0.94,
+             "heldout_cm": 0.95, "heldout_cn": 0.94, "heldout_co": 0.96, "heldout_cp": 0.92}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set of learners' answers but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); on
 #: the adversarial sets, what is left after study (mostly full points on trust, docs/qa_text.md).
@@ -557,8 +563,9 @@ WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 13, "adversar
                  "heldout_bs": 0, "heldout_bt": 0, "heldout_bu": 0, "heldout_bv": 0,
                  "heldout_bw": 0, "heldout_bx": 0, "heldout_by": 0, "heldout_bz": 0,
                  "heldout_ca": 0, "heldout_cb": 0, "heldout_cc": 0, "heldout_cd": 0,
-                 "heldout_ce": 2, "heldout_cf": 0, "heldout_cg": 1, "heldout_ch": 2,
-                 "heldout_ci": 1, "heldout_cj": 0, "heldout_ck": 2, "heldout_cl": 1}
+                 "heldout_ce": 0, "heldout_cf": 0, "heldout_cg": 0, "heldout_ch": 0,
+                 "heldout_ci": 1, "heldout_cj": 0, "heldout_ck": 2, "heldout_cl": 1,
+                 "heldout_cm": 0, "heldout_cn": 0, "heldout_co": 1, "heldout_cp": 2}
 
 
 @pytest.mark.parametrize("split", SPLITS)
