@@ -510,7 +510,8 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: between (97.2%, 96.6%, 90.1%, 94.6%; 1, 0, 2 and 1 wrong answers at half). Held out, not studied: their floors
 #: are their first readings.
 #: heldout_cm to heldout_cp, the 91st to 94th, are the ninth: read once with the grader frozen at 55e25a4 (95.5%,
-#: 94.6%, 96.6%, 92.6%; 0, 0, 1 and 2 wrong answers at half). Their floors are their first readings.
+#: 94.6%, 96.6%, 92.6%; 0, 0, 1 and 2 wrong answers at half), then studied (98.0%, 97.2%, 97.7%, 96.9%; none at
+#: half): regression floors.
 #: adversarial_g, four more red-team authors (r27 to r30), was read once before study: 71 of its 528 wrong answers
 #: at half; 8 after.
 AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "adversarial_d": 0.64, "adversarial_e": 0.67, "adversarial_f": 0.65, "adversarial_g": 0.67, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
@@ -538,11 +539,11 @@ AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adve
              "heldout_ca": 0.95, "heldout_cb": 0.97, "heldout_cc": 0.94, "heldout_cd": 0.97,
              "heldout_ce": 0.98, "heldout_cf": 0.97, "heldout_cg": 0.96, "heldout_ch": 0.98,
              "heldout_ci": 0.97, "heldout_cj": 0.96, "heldout_ck": 0.90, "heldout_cl": 0.94,
-             "heldout_cm": 0.95, "heldout_cn": 0.94, "heldout_co": 0.96, "heldout_cp": 0.92}
+             "heldout_cm": 0.97, "heldout_cn": 0.97, "heldout_co": 0.97, "heldout_cp": 0.96}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set of learners' answers but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); on
 #: the adversarial sets, what is left after study (mostly full points on trust, docs/qa_text.md).
-WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 13, "adversarial_c": 123, "adversarial_d": 51, "adversarial_e": 10, "adversarial_f": 18, "adversarial_g": 8, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
+WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 12, "adversarial_c": 123, "adversarial_d": 51, "adversarial_e": 10, "adversarial_f": 18, "adversarial_g": 8, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
                  "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0, "heldout_q": 0,
                  "heldout_r": 1, "heldout_s": 1, "heldout_t": 0,
@@ -565,7 +566,7 @@ WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 13, "adversar
                  "heldout_ca": 0, "heldout_cb": 0, "heldout_cc": 0, "heldout_cd": 0,
                  "heldout_ce": 0, "heldout_cf": 0, "heldout_cg": 0, "heldout_ch": 0,
                  "heldout_ci": 1, "heldout_cj": 0, "heldout_ck": 2, "heldout_cl": 1,
-                 "heldout_cm": 0, "heldout_cn": 0, "heldout_co": 1, "heldout_cp": 2}
+                 "heldout_cm": 0, "heldout_cn": 0, "heldout_co": 0, "heldout_cp": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -2151,3 +2152,23 @@ def test_a_cheat_sheet_laid_out_by_indentation_ticks_or_a_recap_is_still_a_list(
     # A line that does choose ("全屏蔽行：−inf 得 NaN，−1e9 得均匀") relates its words: no list.
     chosen = "掩码填充值\n· exp(−inf) = 0，exp(0) = 1\n· 全屏蔽行：−inf 得 NaN，−1e9 得均匀分布\n· 所以一般用很大的负数"
     assert grade(BANK.get("mask_fill_value"), chosen).fraction > 0.0
+
+
+def test_words_of_the_ninth_verification() -> None:
+    """Solomons Pijin (hem, blong, olketa, iumi, nomoa, the -im of its verbs), Orkney Scots (hid, aa, efter, naebody,
+    peedie), Spanish code-switching (no cambian, recalculas), Hainanese 无 (不), Henan 木有 and 不叫, Wuhan 么 (没)."""
+    assert canonical("variance blong score hem grow olsem d_k") == "variance of score it grow like d_k"
+    assert canonical("iumi storim an reusim, no computim moa evri step. compute q fo new token nomoa") == \
+        "we store and reuse, do not comput more every step. compute q for new token only"
+    assert canonical("Efter that naebody needs hid. A peedie bit aff.") == "after that nobody needs it. a small bit off."
+    assert canonical("las keys y values no cambian, no recalculas nada") == "the keys and values do not change, no recompute nothing"
+    assert canonical("之前 token 的 K、V 无会变，无使每步重算") == "之前 token 的 k、v 不会变,不用每步重算"
+    assert canonical("俺觉着：不叫位置 i 看后头的词，梯度就木有了") == "我觉着:不让位置 i 看后面的词,梯度就没有了"
+    assert canonical("softmax 的结果一点都么变，这么做也行") == "softmax 的结果一点都没变,这么做也行"
+
+
+def test_what_follows_how_in_a_question_is_asked_not_claimed() -> None:
+    """"MQA 和 GQA 阿门减小 KV 缓存？代价是啥？" restates the question as a question: no idea is claimed. A rhetorical
+    "why" still claims ("why push it through the network again?"), and so does the rest of a sentence after "how"."""
+    assert grade(BANK.get("gqa_kv_sharing"), "MQA 和 GQA 阿门减小 KV 缓存？代价是啥？").fraction == 0.0
+    assert grade(BANK.get("gqa_kv_sharing"), "MQA 和 GQA 怎么减小 KV 缓存？几个查询头共享一个 KV 头，缓存就小了。").fraction > 0.0

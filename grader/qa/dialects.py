@@ -34,7 +34,7 @@ _CANTONESE_IN_CONTEXT = [(re.compile(pattern), mandarin) for pattern, mandarin i
 
 # Southwestern Mandarin (Sichuan, Chongqing) words no other reading shares: rewritten wherever they appear.
 _SOUTHWESTERN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
-    (r"莫得", "没有"), (r"啥子", "什么"), (r"一哈(?!哈)", "一下"), (r"(?<=[前后里上])头(?![发部像条])", "面"),
+    (r"莫得", "没有"), (r"啥子", "什么"), (r"跟到(?=[涨变增长大])", "跟着"), (r"一哈(?!哈)", "一下"), (r"(?<=[前后里上])头(?![发部像条])", "面"),
 )]
 
 
@@ -62,9 +62,9 @@ _WU = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 
 # Written Minnan (Hokkien: Quanzhou, Xiamen, Taiwanese speech): 毋 (不), 袂 (不会), 佮 / 共 (和), 仝 (同), 按呢 (这样),
 # 家己 (自己), 足济 (很多), 无路用 (没用), 伊 (它), 个 (的), 爱 (要), 较 (更), 紧 (快), 免 (不用), 佫 (再).
-_MINNAN_MARK = re.compile(r"[毋袂佮仝佫]|按呢|家己|足济|无路用|倚近|差无偌济|干焦|卡俭")
+_MINNAN_MARK = re.compile(r"[毋袂佮仝佫]|按呢|家己|足济|无路用|倚近|差无偌济|差无多|干焦|卡俭|无(?=会|使|是|被)")
 _MINNAN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
-    (r"无仝", "不同"), (r"差无偌济|差无济", "差不多"), (r"干焦", "只"), (r"卡俭", "更省"), (r"拢(?=[用是有要会])", "都"),
+    (r"无仝", "不同"), (r"差无偌济|差无济|差无多", "差不多"), (r"无使", "不用"), (r"无(?=会|是|被|变)", "不"), (r"伊们", "它们"), (r"干焦", "只"), (r"卡俭", "更省"), (r"拢(?=[用是有要会])", "都"),
     (r"无(?=[减除加算存用])", "不"), (r"倚近", "接近"), (r"(?<=[缩变])做(?=\s*[\d1一二三四五六七八九十几半/])", "成"),
     (r"毋通", "不能"), (r"毋是", "不是"), (r"毋过", "不过"), (r"毋", "不"), (r"袂", "不会"), (r"佮", "和"),
     (r"(?<![一总公])共(?![享用同有计识])", "和"), (r"仝款", "一样"), (r"仝", "同"), (r"按呢", "这样"), (r"家己", "自己"),
@@ -76,11 +76,13 @@ _MINNAN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 
 # Northern colloquial Mandarin (Henan, Shandong, Beijing, the north-east): 俺 (我), 咋 (怎么), 瞅 (看), 自个儿 (自己),
 # 一块儿 (一起), 贼 before an adjective (很), 甭 (不用), 差不离 (差不多).
-_NORTHERN_MARK = re.compile(r"俺|咋|瞅|自个儿?|一块儿|得劲|贼(?=[快好多大慢])|甭|倍儿|差不离|介[么样个]|嘛呢")
+_NORTHERN_MARK = re.compile(r"木有|俺|咋|瞅|自个儿?|一块儿|得劲|贼(?=[快好多大慢])|甭|倍儿|差不离|介[么样个]|嘛呢")
 _NORTHERN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"俺们", "我们"), (r"俺", "我"), (r"咋(?!舌)", "怎么"), (r"自个儿?", "自己"), (r"一块儿", "一起"),
     (r"贼(?=[快好多大慢])", "很"), (r"甭", "不用"), (r"倍儿", "很"), (r"差不离儿?", "差不多"),
     (r"介(?=[么样个])", "这"), (r"大概齐", "大概"), (r"瞅", "看"),
+    (r"木有", "没有"),
+    (r"不叫(?=[^。；;,]{0,10}(?:看|知道|偷看))", "不让"),
     # The -儿 of Beijing speech ("快点儿", "完事儿", "这会儿") adds no meaning.
     (r"(?<=[点块会事样这那哪边头些])儿", ""),
 )]
@@ -97,7 +99,7 @@ _SPOKEN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 
 # Spanish words in an English answer ("each token se compara con todos los otros tokens", "loses some
 # calidad"): rewritten only in an answer with a word no English sentence has.
-_SPANISH_MARK = re.compile(r"\b(?:los|las|pero|porque|todos|todas|calidad|también|tambien|cada|otros|otras|entonces|memoria|"
+_SPANISH_MARK = re.compile(r"\b(?:los|las|pero|porque|recalculas|calculas|no cambian|todos|todas|calidad|también|tambien|cada|otros|otras|entonces|memoria|"
                            r"siempre|nunca|varianza|más|después|despues|cuando|mismo|misma)\b")
 _SPANISH = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
     (r"se comparan? con", "is compared with"), (r"comparan? con", "compares with"), (r"todos los|todas las", "all the"),
@@ -107,7 +109,10 @@ _SPANISH = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in
     (r"también|tambien", "also"), (r"entonces", "so"), (r"siempre", "always"), (r"nunca", "never"),
     (r"con", "with"), (r"sin", "without"), (r"sólo|solo", "only"), (r"cuando", "when"), (r"antes", "before"),
     (r"después|despues", "after"), (r"pierden?", "loses"), (r"algo de", "some"),
-    (r"casi", "almost"), (r"igual que", "the same as"), (r"los|las|el|la", "the"),
+    (r"casi", "almost"), (r"igual que", "the same as"), (r"no cambian?", "do not change"), (r"recalculas|recalcular|recalcula",
+    "recompute"), (r"calculas|calcular|calcula", "compute"), (r"nada", "nothing"), (r"del", "of the"), (r"de antes", "earlier"),
+    (r"nuevos?|nuevas?", "new"), (r"pues mira|mira|pues|ya está", ""), (r"en el|en la", "in the"), (r"(?<=\w )y(?= \w)", "and"),
+    (r"de", "of"), (r"los|las|el|la", "the"),
 )]
 
 # Taiwan's words for computing (after 繁體 has become 简体): 快取 (缓存), 记忆体 (内存), 资料 (数据), 平行计算
@@ -264,9 +269,11 @@ _PINYIN_MARK = re.compile(r"[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]")
 _PINYIN = [(re.compile(r"(?:[a-zü]*[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ][a-zü]*\s*){1,4}\(\s*([\u3400-\u9fff]+)\s*\)"), r"\1")]
 
 # Scots in an English answer ("nae causal mask", "disnae ken the order o the words").
-_SCOTS_MARK = re.compile(r"\b(?:nae|disnae|dinnae|cannae|isnae|wouldnae|hale|tae|whit|afore|ken|dusn't|weel)\b")
+_SCOTS_MARK = re.compile(r"\b(?:nae|disnae|dinnae|cannae|isnae|wouldnae|hale|tae|whit|afore|ken|dusn't|weel|naebody|efter|peedie|aboot|jist|ithers?)\b")
 _SCOTS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
-    (r"disnae|dusn't", "doesn't"), (r"weel", "well"), (r"dinnae", "don't"), (r"cannae", "can't"), (r"isnae", "isn't"), (r"wouldnae", "wouldn't"),
+    (r"disnae|dusn't", "doesn't"), (r"weel", "well"), (r"naebody", "nobody"), (r"efter", "after"), (r"peedie", "small"),
+    (r"aboot", "about"), (r"jist", "just"), (r"ithers", "others"), (r"ither", "other"), (r"aa", "all"), (r"aff", "off"),
+    (r"hid", "it"), (r"mak", "make"), (r"storin", "storing"), (r"dinnae", "don't"), (r"cannae", "can't"), (r"isnae", "isn't"), (r"wouldnae", "wouldn't"),
     (r"nae", "no"), (r"hale", "whole"), (r"tae", "to"), (r"whit", "what"), (r"afore", "before"), (r"ken", "know"),
     (r"oot", "out"), (r"wi", "with"), (r"ain", "own"), (r"o(?= the\b)", "of"), (r"ye", "you"), (r"wee", "small"),
 )]
@@ -316,13 +323,26 @@ _ARCHAIC = [(re.compile(pattern), english) for pattern, english in (
     (r"\b(?!(?:teeth|macbeth|elizabeth)\b)([a-z]{2,}?)(?<!ti)eth\b", _modern_verb),
 )]
 
-# Tok Pisin in an English answer (Papua New Guinea: "token i no inap lukim ol token bihain", "K,V no senisim",
-# "compute q for the new token tasol"): its verbs, negation and particles in English words.
-_TOK_PISIN_MARK = re.compile(r"\b(?:tasol|lukim|bihain|inap|senisim|kamap|olsem|wanpela|tupela|bilong|mipela|yupela)\b")
-_TOK_PISIN = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
-    (r"no inap", "cannot"), (r"inap", "can"), (r"no (?=senisim|kamap|lukim)", "do not "), (r"lukim", "see"),
-    (r"senisim", "change"), (r"kamap", "exist"), (r"bihain", "later"), (r"tasol", "only"), (r"olsem", "like"),
-    (r"wanpela", "one"), (r"tupela", "two"), (r"bilong", "of"), (r"mipela", "we"), (r"yupela", "you"),
+# Melanesian Pidgin in an English answer: Tok Pisin (Papua New Guinea: "token i no inap lukim ol token bihain", "K,V no
+# senisim", "compute q for the new token tasol") and Solomons Pijin ("variance blong score hem grow olsem d_k", "iumi
+# storim an reusim", "olketa score go bigfala tumas"): its pronouns, particles, negation and the -im of its verbs in
+# English words.
+_PIDGIN_MELANESIAN_MARK = re.compile(r"\b(?:tasol|lukim|bihain|bihaen|inap|senisim|kamap|olsem|wanpela|tupela|bilong|blong|mipela|yupela|"
+                                     r"olketa|nomoa|iumi|wanfala|bigfala|tumas|lelebet|klosap|narafala|distaem|bifoa|mekem)\b")
+_PIDGIN_MELANESIAN = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
+    (r"no inap", "cannot"), (r"inap", "can"), (r"no (?=senisim|kamap|lukim|change|[a-z]{3,}im\b)", "do not "),
+    (r"lukim", "see"), (r"senisim|changim", "change"), (r"kamap", "exist"), (r"bihain|bihaen", "later"), (r"bifoa", "before"),
+    (r"tasol|nomoa", "only"), (r"olsem", "like"), (r"wanpela|wanfala|wan", "one"), (r"tupela", "two"), (r"bilong|blong", "of"),
+    (r"mipela|iumi", "we"), (r"yupela", "you"), (r"olketa", "the"), (r"bigfala", "big"), (r"smol", "small"),
+    (r"tumas", "too much"), (r"lelebet", "a little"), (r"klosap", "close to"), (r"narafala", "other"), (r"distaem", "now"),
+    (r"mekem", "make"), (r"(cheap|fast|big|small|slow|short|long)\s+moa", r"\1er"), (r"moa", "more"), (r"sem", "same"), (r"difren", "different"), (r"weaka", "weaker"), (r"nating", "nothing"),
+    (r"eni", "any"), (r"evriwan", "everyone"), (r"evri", "every"), (r"fo", "for"), (r"bikos", "because"), (r"bat", "but"),
+    (r"dabol", "doubles"), (r"dae", "dies"), (r"stap", "stays"), (r"dat nao", "that is"), (r"nao", ""), (r"staka", "many"),
+    (r"namba", "number"), (r"numba", "numbers"), (r"hem", "it"),
+    (r"no(?= (?:divide|add|learn|subtract|store|recompute|compute|tie|see|need|use|share)\b)", "do not"), (r"scalem", "scale"),
+    (r"an(?= (?:[^aeiou\s]|(?:it|i|a|each|every|if|on|in|other|our|us)\b))", "and"),
+    # the transitive -im on an English verb ("storim", "reusim", "computim", "addim", "sharim")
+    (r"([a-z]{3,}?)e?im", lambda m: {"stor": "store", "reus": "reuse", "us": "use", "shar": "share", "scal": "scale"}.get(m.group(1), m.group(1))),
     (r"mi ting", "i think"), (r"(?<=\bit )i(?= \w)|(?<=\btoken )i(?= (?:no|can|cannot|do|see)\b)", ""),
     (r"ol(?= \w)", "the"), (r"yu ken", "you can"), (r"yu", "you"),
 )]
@@ -332,7 +352,7 @@ _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_W
              (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE), (_NORTHERN_MARK, _NORTHERN),
              (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN), (_SPANISH_MARK, _SPANISH),
              (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG), (_PIDGIN_MARK, _PIDGIN),
-             (_TOK_PISIN_MARK, _TOK_PISIN), (_PATOIS_MARK, _PATOIS), (_SCOTS_MARK, _SCOTS), (_TRINI_MARK, _TRINI),
+             (_PIDGIN_MELANESIAN_MARK, _PIDGIN_MELANESIAN), (_PATOIS_MARK, _PATOIS), (_SCOTS_MARK, _SCOTS), (_TRINI_MARK, _TRINI),
              (_NORTHERN_ENGLISH_MARK, _NORTHERN_ENGLISH), (_RIOPLATENSE_MARK, _RIOPLATENSE), (_GEORDIE_MARK, _GEORDIE),
              (_HAWAIIAN_MARK, _HAWAIIAN),
              (_ARCHAIC_MARK, _ARCHAIC),
@@ -342,7 +362,7 @@ _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_W
 
 def standard_words(text: str) -> str:
     """Written Sichuanese, Shaanxi, Wu, Minnan, Cantonese, northern and spoken colloquial, and Taiwan's terms in
-    Mandarin words; the Spanish, Hindi, Tagalog, Pidgin (Nigerian and Hawaiian), Tok Pisin, Patois, Scots, Trinidadian and Yorkshire
+    Mandarin words; the Spanish, Hindi, Tagalog, Pidgin (Nigerian, Hawaiian and Melanesian), Patois, Scots, Trinidadian and Yorkshire
     words of an English answer in English; pinyin beside characters dropped (the rest of ``text`` as
     it was)."""
     for mark, rewrites in _DIALECTS:

@@ -12,9 +12,9 @@ from grader.qa.words import CJK, cjk_pairs, content, mostly_off, words_of
 #: Pictographs and dingbats (not ✓ ✗, which mark a claim true or false in notes).
 EMOJI_CHARS = "\U0001F000-\U0001FAFF\u2600-\u26FF\u2700-\u2712\u2719-\u27BF\u203C\u2049"
 
-# Items set apart by commas, slashes (not one inside a term: "8d/3", "k/v"), "and", or shouted one by one
+# Items set apart by commas, ellipses ("normalise... softmax"), slashes (not one inside a term: "8d/3", "k/v"), "and", or shouted one by one
 # ("双向！掩码！BERT！"), or said one by one as sentences ("Kernel. Feature map. RNN. Linear. Logbook of sums.").
-_ITEM_SPLIT = re.compile(r"\s*[,;、|+&!•]\s*|\s+·\s+|\s*/\s*(?!\w)|(?<!\w)\s*/\s*|\s+/\s+|\s+and\s+")
+_ITEM_SPLIT = re.compile(r"\s*(?:[,;、|+&!•]|\.{2,}|…+)\s*|\s+·\s+|\s*/\s*(?!\w)|(?<!\w)\s*/\s*|\s+/\s+|\s+and\s+")
 _ONE_BY_ONE = re.compile(r"(?<=[a-z])\.\s+(?=[a-z])")
 _RELATION_EN = re.compile(
     r"\b(a|an|the|with|without|is|are|was|were|be|been|it|its|this|that|so|to|of|in|on|for|by|with|because|since|when|if|then|than|which|"

@@ -99,6 +99,18 @@ _GUESS = re.compile(r"\b(?:maybe|perhaps|possibly)\b|也许|或许|说不定")
 _QUESTION_END = re.compile(r"[?？]")
 
 
+# What follows "how" in a question ("MQA 和 GQA 怎么减小 KV 缓存？", "so how does the cache shrink?") is asked, not
+# claimed. ("Why" and "what" questions are often rhetorical claims: "why push it through the network again?")
+_ASKED_MANNER = re.compile(r"\bhow\b|怎么|如何|怎样|阿门|咋")
+
+
+def _asks(text: str, position: int) -> bool:
+    """Whether ``position`` follows "how" in its clause, in a sentence that ends in a question mark ("缓存怎么变小的，我理解是
+    量化……吧？" asks only its first clause)."""
+    end = _SENTENCE_END.search(text, position)
+    return bool(end and _QUESTION_END.match(text, end.start()) and _ASKED_MANNER.search(text, _clause_start(text, position), position))
+
+
 def _guessed(text: str, position: int) -> bool:
     """Whether ``position`` lies in a sentence that guesses and ends in a question mark ("maybe X?")."""
     start = _sentence_start(text, position, limit=200)
@@ -221,7 +233,7 @@ def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[s
             # Set aside ("跟溢出没多大关系", "got nothing to do with gradients"), a danger is not one the thing prevents.
             unrelated = (_WITH_ZH.search(answer, max(0, start - 2), start) and _UNRELATED_AFTER_ZH.match(answer, end)) or \
                 _UNRELATED_BEFORE_EN.search(answer, max(0, start - 30), start)
-            if unrelated or _reported(answer, start) or _IGNORED.match(answer, end, clause_end) or _SUGGESTED.match(answer, clause_start) or (
+            if unrelated or _asks(answer, start) or _reported(answer, start) or _IGNORED.match(answer, end, clause_end) or _SUGGESTED.match(answer, clause_start) or (
                     _ASKED_HOW.match(answer, clause_start) and _IGNORED.match(answer, clause_end + 1, _clause_end(answer, clause_end + 1))):
                 negated, framed = True, False
             said, clause = content(answer[start:end]), _claimed(answer[clause_start:clause_end])
@@ -324,7 +336,7 @@ def _known(text: str) -> str:
 
 # A claim that gives itself as its own reason ("通过减小 KV 缓存来减小 KV 缓存", "代价就是付出了代价", "it reduces the
 # cache by reducing the cache"), or says a thing does what its name says, says nothing.
-_TAUTOLOGY = re.compile(r"通过\s*([^。；;,]{2,20}?)\s*来\s*\1|代价(?:就)?是(?:付出了?)?(?:一些|一定的?|些)?代价|代价(?:就)?是[^。；;,]{0,10}付出的代价"
+_TAUTOLOGY = re.compile(r"通过\s*([^。；;,]{2,20}?)\s*来\s*\1|代价(?:就)?是(?:付出了?|有)?(?:一些|一定的?|些)?代价|代价(?:就)?是[^。；;,]{0,10}付出的代价"
                         r"|\b(\w{3,}?)(?:es|s)?\s+([\w -]{2,30}?)\s+by\s+\2(?:ing|es|s)?\s+\3\b"
                         # a name repeated as what the thing does ("位置编码提供位置", "positional encoding gives the
                         # position", "KV cache is a cache for K and V")
