@@ -513,7 +513,8 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: 94.6%, 96.6%, 92.6%; 0, 0, 1 and 2 wrong answers at half), then studied (98.0%, 97.2%, 97.7%, 96.9%; none at
 #: half): regression floors.
 #: heldout_cq to heldout_ct, the 95th to 98th, are the tenth: read once with the grader frozen at c5359fb (95.5%,
-#: 95.2%, 96.3%, 97.4%; 3, 1, 0 and 1 wrong answers at half). Their floors are their first readings.
+#: 95.2%, 96.3%, 97.4%; 3, 1, 0 and 1 wrong answers at half), then studied (96.0%, 95.7%, 96.9%, 98.0%; none at
+#: half): regression floors.
 #: adversarial_g, four more red-team authors (r27 to r30), was read once before study: 71 of its 528 wrong answers
 #: at half; 8 after.
 AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "adversarial_d": 0.64, "adversarial_e": 0.67, "adversarial_f": 0.65, "adversarial_g": 0.67, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
@@ -542,11 +543,11 @@ AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adve
              "heldout_ce": 0.98, "heldout_cf": 0.97, "heldout_cg": 0.96, "heldout_ch": 0.98,
              "heldout_ci": 0.97, "heldout_cj": 0.96, "heldout_ck": 0.90, "heldout_cl": 0.94,
              "heldout_cm": 0.97, "heldout_cn": 0.97, "heldout_co": 0.97, "heldout_cp": 0.96,
-             "heldout_cq": 0.95, "heldout_cr": 0.95, "heldout_cs": 0.96, "heldout_ct": 0.97}
+             "heldout_cq": 0.96, "heldout_cr": 0.95, "heldout_cs": 0.96, "heldout_ct": 0.98}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set of learners' answers but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); on
 #: the adversarial sets, what is left after study (mostly full points on trust, docs/qa_text.md).
-WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 12, "adversarial_c": 123, "adversarial_d": 51, "adversarial_e": 10, "adversarial_f": 18, "adversarial_g": 8, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
+WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 12, "adversarial_c": 122, "adversarial_d": 51, "adversarial_e": 10, "adversarial_f": 18, "adversarial_g": 8, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
                  "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0, "heldout_q": 0,
                  "heldout_r": 1, "heldout_s": 1, "heldout_t": 0,
@@ -570,7 +571,7 @@ WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 12, "adversar
                  "heldout_ce": 0, "heldout_cf": 0, "heldout_cg": 0, "heldout_ch": 0,
                  "heldout_ci": 1, "heldout_cj": 0, "heldout_ck": 2, "heldout_cl": 1,
                  "heldout_cm": 0, "heldout_cn": 0, "heldout_co": 0, "heldout_cp": 0,
-                 "heldout_cq": 3, "heldout_cr": 1, "heldout_cs": 0, "heldout_ct": 1}
+                 "heldout_cq": 0, "heldout_cr": 0, "heldout_cs": 0, "heldout_ct": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -2176,3 +2177,18 @@ def test_what_follows_how_in_a_question_is_asked_not_claimed() -> None:
     "why" still claims ("why push it through the network again?"), and so does the rest of a sentence after "how"."""
     assert grade(BANK.get("gqa_kv_sharing"), "MQA 和 GQA 阿门减小 KV 缓存？代价是啥？").fraction == 0.0
     assert grade(BANK.get("gqa_kv_sharing"), "MQA 和 GQA 怎么减小 KV 缓存？几个查询头共享一个 KV 头，缓存就小了。").fraction > 0.0
+
+
+def test_wrong_answers_of_the_tenth_verification_stay_below_half() -> None:
+    """Wrong answers of heldout_cq..ct that their first reading gave half the points or more, and others like them;
+    an idea set aside with 跟 inside its own words ("旋转角度跟位置没关系") is not claimed."""
+    cases = (
+        ("rope_relative", "RoPE 的分数只认绝对位置，就像纤夫只认自己是第几号；旋转角度跟位置没关系，都是固定的 θ。"),
+        ("softmax_stability", "减最大值是为了防止 exp 溢出变成 inf。至于为啥可以，是因为减完以后再乘回 e^max 就行了，要补回来的。"),
+        ("swiglu_hidden_size", "SwiGLU 多了一个门控矩阵，所以隐藏层要缩小。8d/3 是为了让显存刚好对齐 256。"),
+        ("decode_memory_bound", "预填充一次处理整个提示，是矩阵乘矩阵，算力吃满；解码慢是因为 softmax 太贵。"),
+        ("gqa_kv_sharing", "MQA/GQA does share the query heads across many K/V heads, so it got more K/V heads than queries. Cost nothin in quality."),
+    )
+    for qid, answer in cases:
+        verdict = grade(BANK.get(qid), answer)
+        assert verdict.fraction < 0.5, (qid, answer, verdict.message())

@@ -50,12 +50,12 @@ _SHAANXI = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 
 # Written Wu (Shanghainese, and the Wenzhou and southern Zhejiang speech that writes 弗 and 呒): 勿 / 弗 (不),
 # 呒没 (没有), 覅 (不要), 个 (的), 搭 (和), 辰光 (时候), 伊 (它), 侪 (都), 交关 / 老 (很), 存辣…里向 (存在…里面)...
-_WU_MARK = re.compile(r"[侬侪噶弗呒覅]|阿拉|伊拉|辰光|交关|勿|里向")
+_WU_MARK = re.compile(r"[侬侪噶弗呒覅搿]|阿拉|伊拉|辰光|交关|勿|里向")
 _WU = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"辰光", "时候"), (r"交关", "很"), (r"伊拉", "它们"), (r"阿拉", "我们"), (r"侬", "你"), (r"侪", "都"),
     (r"(?<![请切])勿", "不"), (r"弗", "不"), (r"呒没有?", "没有"), (r"呒", "没"), (r"覅", "不要"), (r"噶", "这样"),
     (r"(?<![一二三四五六七八九十两几每这那哪各某多单整半\d])个(?=\s*[\u3400-\u9fffa-z(（,.;:!?。，；：！？]|\s*$)", "的"),
-    (r"搭(?![建配乘载车])", "和"), (r"(?<=[放写存摆留])[勒辣]", "在"), (r"里向", "里面"), (r"(?<=[快慢大小多少好])一眼", "一点"),
+    (r"搭(?![建配乘载车])", "和"), (r"(?<=[放写存摆留])[勒辣]", "在"), (r"里向", "里面"), (r"(?<=[快慢大小多少好])一眼", "一点"), (r"搿", "这"),
     (r"老(?=[大小多少快慢好重难省贵灵])", "很"), (r"一只(?=\s*[a-z\u3400-\u9fff])", "一个"), (r"伊(?!朗|利|始)", "它"),
 )]
 
@@ -89,7 +89,7 @@ _NORTHERN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 
 # Spoken Mandarin anywhere: 光 before a verb is 只 ("光算新来的那个词"), 除个 is 除以 ("光除个均方根"); 么得 / 么有
 # (Hubei, Jiangxi, Jianghuai speech) and 木有 are 没有 ("BERT 么得因果掩码"), but not in 什么有 or 怎么得到.
-_NOT_HAVE = r"(?<![什怎那这多要甚])么(?=得(?![到出了])|有)|木(?=有)"
+_NOT_HAVE = r"(?<![什怎那这多要甚])么(?=得(?![到出])|有)|木(?=有)"
 _SPOKEN_MARK = re.compile(rf"光|除个|{_NOT_HAVE}")
 _SPOKEN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (_NOT_HAVE, "没"),
@@ -222,7 +222,7 @@ _PATOIS = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in 
     (r"den", "then"), (r"fi", "for"),
     (r"wah", "what"), (r"everyting", "everything"), (r"ting", "thing"), (r"bout", "about"), (r"jus", "just"),
     (r"lef", "left"), (r"an(?= (?:[^aeiou\s]|(?:it|i|a|each|every|if|on|in|other|our|us)\b))", "and"), (r"mi", "my"),
-    (r"bredda", "brother"), (r"mash up", "ruins"),
+    (r"bredda", "brother"), (r"mash up", "ruins"), (r"mek", "make"), (r"wha", "what"), (r"(?<=s) dem(?= [a-z])", ""),
 )]
 
 # Trinidadian English ("shiftin all de inputs by de same constant doh change softmax", "it cyah see de future"),
@@ -231,7 +231,7 @@ _TRINI_MARK = re.compile(r"\b(?:doh|allyuh|cyah|cyan|dat)\b|\bde\b(?=.*\bde\b)")
 _TRINI = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
     (r"doh", "don't"), (r"cyah|cyan", "can't"), (r"allyuh", "you all"), (r"de", "the"), (r"dat", "that"),
     (r"(?:(?<=^)|(?<=[.;:!?] ))dem", "they"), (r"dem", "them"), (r"dey", "they"), (r"wah", "what"), (r"ting", "thing"),
-    (r"dan", "than"), (r"wit", "with"), (r"dis", "this"), (r"dese", "these"), (r"dose", "those"),
+    (r"dan", "than"), (r"bout", "about"), (r"wit", "with"), (r"dis", "this"), (r"dese", "these"), (r"dose", "those"),
 )]
 
 # Geordie (Tyneside) English ("divvent change the softmax", "spun roond by mθ", "aal in parallel", "ower").

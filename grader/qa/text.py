@@ -131,6 +131,7 @@ _DENIED_AFTER_ZH = re.compile(r"[\u3400-\u9fff]{0,4}?\s*(?:都|也)(?:是)?\s*(?
 _WITH = r"(?:跟|和|与|同)"
 _UNRELATED = r"\s*(?:都|也|并|根本|完全|压根儿?|一点儿?)?\s*(?:(?:没(?:得|有)?|无)\s*(?:啥|什么|多大|半毛钱|一毛钱)?\s*(?:关系|关联|联系)|无关|不相干|扯不上)"
 _WITH_ZH = re.compile(_WITH + r"\s*$")
+_WITH_INSIDE_ZH = re.compile(_WITH)
 _NOTHING_TO_DO_WITH = r"\bnothin[g']?\s+to\s+do\s+with\s+"
 _UNRELATED_BEFORE_EN = re.compile(_NOTHING_TO_DO_WITH + r"(?:the\s+)?$")
 _UNRELATED_AFTER_ZH = re.compile(_UNRELATED)
@@ -231,7 +232,9 @@ def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[s
             framed = negated and bool(_FRAME.search(answer[_sentence_start(answer, start):start]))
             clause_end = _clause_end(answer, end)
             # Set aside ("跟溢出没多大关系", "got nothing to do with gradients"), a danger is not one the thing prevents.
-            unrelated = (_WITH_ZH.search(answer, max(0, start - 2), start) and _UNRELATED_AFTER_ZH.match(answer, end)) or \
+            # ("旋转角度跟位置没关系": the 跟 may lie inside the claim's span.)
+            unrelated = ((_WITH_ZH.search(answer, max(0, start - 2), start) or _WITH_INSIDE_ZH.search(answer, start, end))
+                         and _UNRELATED_AFTER_ZH.match(answer, end)) or \
                 _UNRELATED_BEFORE_EN.search(answer, max(0, start - 30), start)
             if unrelated or _asks(answer, start) or _reported(answer, start) or _IGNORED.match(answer, end, clause_end) or _SUGGESTED.match(answer, clause_start) or (
                     _ASKED_HOW.match(answer, clause_start) and _IGNORED.match(answer, clause_end + 1, _clause_end(answer, clause_end + 1))):
