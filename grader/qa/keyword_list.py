@@ -250,8 +250,6 @@ _MARKDOWN_HEADING = re.compile(r"^#+\s*([^;#]{1,40});\s*")
 _GREETING = re.compile(r"^(?:hi|hey|hello|yo|greetings|good (?:morning|afternoon|evening))\b(?:\s+(?:all|everyone|folks|guys|there|team))?\s*[!,.]?\s*")
 
 
-
-
 def _without_decoration(answer: str) -> str:
     """The answer without emoji, hashtags, speakers' labels, a greeting, bullets and remarks that it lists
     keywords (to tell a keyword list)."""
