@@ -518,6 +518,9 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_cu to heldout_cx, the 99th to 102nd, are the eleventh: read once with the grader frozen at c4a3fdd (94.0%,
 #: 96.3%, 94.0%, 95.7%; 1, 0, 1 and 2 wrong answers at half). Held out, not studied: their floors are their first
 #: readings.
+#: heldout_cy to heldout_db, the 103rd to 106th, are the twelfth: read once with the grader of e5a0d4c (the verdicts of
+#: c4a3fdd, nothing studied in between: 92.6%, 95.5%, 96.9%, 92.6%; 2, 5, 1 and 0 wrong answers at half). Held out,
+#: not studied: their floors are their first readings.
 #: adversarial_g, four more red-team authors (r27 to r30), was read once before study: 71 of its 528 wrong answers
 #: at half; 8 after.
 AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "adversarial_d": 0.64, "adversarial_e": 0.67, "adversarial_f": 0.65, "adversarial_g": 0.67, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
@@ -547,7 +550,8 @@ AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adve
              "heldout_ci": 0.97, "heldout_cj": 0.96, "heldout_ck": 0.90, "heldout_cl": 0.94,
              "heldout_cm": 0.97, "heldout_cn": 0.97, "heldout_co": 0.97, "heldout_cp": 0.96,
              "heldout_cq": 0.96, "heldout_cr": 0.95, "heldout_cs": 0.96, "heldout_ct": 0.98,
-             "heldout_cu": 0.94, "heldout_cv": 0.96, "heldout_cw": 0.94, "heldout_cx": 0.95}
+             "heldout_cu": 0.94, "heldout_cv": 0.96, "heldout_cw": 0.94, "heldout_cx": 0.95,
+             "heldout_cy": 0.92, "heldout_cz": 0.95, "heldout_da": 0.96, "heldout_db": 0.92}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
 #: studied set of learners' answers but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); on
 #: the adversarial sets, what is left after study (mostly full points on trust, docs/qa_text.md).
@@ -576,7 +580,8 @@ WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 12, "adversar
                  "heldout_ci": 1, "heldout_cj": 0, "heldout_ck": 2, "heldout_cl": 1,
                  "heldout_cm": 0, "heldout_cn": 0, "heldout_co": 0, "heldout_cp": 0,
                  "heldout_cq": 0, "heldout_cr": 0, "heldout_cs": 0, "heldout_ct": 0,
-                 "heldout_cu": 1, "heldout_cv": 0, "heldout_cw": 1, "heldout_cx": 2}
+                 "heldout_cu": 1, "heldout_cv": 0, "heldout_cw": 1, "heldout_cx": 2,
+                 "heldout_cy": 2, "heldout_cz": 5, "heldout_da": 1, "heldout_db": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
