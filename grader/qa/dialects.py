@@ -330,7 +330,9 @@ _ARCHAIC = [(re.compile(pattern), english) for pattern, english in (
 _PIDGIN_MELANESIAN_MARK = re.compile(r"\b(?:tasol|lukim|bihain|bihaen|inap|senisim|kamap|olsem|wanpela|tupela|bilong|blong|mipela|yupela|"
                                      r"olketa|nomoa|iumi|wanfala|bigfala|tumas|lelebet|klosap|narafala|distaem|bifoa|mekem)\b")
 _PIDGIN_MELANESIAN = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, english in (
-    (r"no inap", "cannot"), (r"inap", "can"), (r"no (?=senisim|kamap|lukim|change|[a-z]{3,}im\b)", "do not "),
+    (r"no inap", "cannot"), (r"inap", "can"),
+    (r"no(?= (?:senisim|kamap|lukim|change|[a-z]{3,}im|divide|add|learn|subtract|store|recompute|compute|tie|see|need|use|share)\b)",
+     "do not"),
     (r"lukim", "see"), (r"senisim|changim", "change"), (r"kamap", "exist"), (r"bihain|bihaen", "later"), (r"bifoa", "before"),
     (r"tasol|nomoa", "only"), (r"olsem", "like"), (r"wanpela|wanfala|wan", "one"), (r"tupela", "two"), (r"bilong|blong", "of"),
     (r"mipela|iumi", "we"), (r"yupela", "you"), (r"olketa", "the"), (r"bigfala", "big"), (r"smol", "small"),
@@ -339,7 +341,7 @@ _PIDGIN_MELANESIAN = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, 
     (r"eni", "any"), (r"evriwan", "everyone"), (r"evri", "every"), (r"fo", "for"), (r"bikos", "because"), (r"bat", "but"),
     (r"dabol", "doubles"), (r"dae", "dies"), (r"stap", "stays"), (r"dat nao", "that is"), (r"nao", ""), (r"staka", "many"),
     (r"namba", "number"), (r"numba", "numbers"), (r"hem", "it"),
-    (r"no(?= (?:divide|add|learn|subtract|store|recompute|compute|tie|see|need|use|share)\b)", "do not"), (r"scalem", "scale"),
+    (r"scalem", "scale"),
     (r"an(?= (?:[^aeiou\s]|(?:it|i|a|each|every|if|on|in|other|our|us)\b))", "and"),
     # the transitive -im on an English verb ("storim", "reusim", "computim", "addim", "sharim")
     (r"([a-z]{3,}?)e?im", lambda m: {"stor": "store", "reus": "reuse", "us": "use", "shar": "share", "scal": "scale"}.get(m.group(1), m.group(1))),

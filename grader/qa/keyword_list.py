@@ -7,10 +7,7 @@ from __future__ import annotations
 import re
 
 from grader.qa.normal_form import canonical
-from grader.qa.words import CJK, cjk_pairs, content, mostly_off, words_of
-
-#: Pictographs and dingbats (not ✓ ✗, which mark a claim true or false in notes).
-EMOJI_CHARS = "\U0001F000-\U0001FAFF\u2600-\u26FF\u2700-\u2712\u2719-\u27BF\u203C\u2049"
+from grader.qa.words import CJK, EMOJI_CHARS, cjk_pairs, content, mostly_off, words_of
 
 # Items set apart by commas, ellipses ("normalise... softmax"), slashes (not one inside a term: "8d/3", "k/v"), "and", or shouted one by one
 # ("双向！掩码！BERT！"), or said one by one as sentences ("Kernel. Feature map. RNN. Linear. Logbook of sums.").

@@ -33,9 +33,9 @@ from functools import lru_cache
 
 from grader.i18n import Text
 from grader.qa.bank import Concept, Question, compiled_pattern
-from grader.qa.keyword_list import EMOJI_CHARS, LINE_NUMBER, lists_only_keywords
+from grader.qa.keyword_list import LINE_NUMBER, lists_only_keywords
 from grader.qa.normal_form import canonical
-from grader.qa.words import cjk_pairs, content, vocabulary
+from grader.qa.words import EMOJI_CHARS, cjk_pairs, content, vocabulary
 from grader.results import REVIEW_BELOW  # noqa: F401  (re-exported: grading and the benchmark use it)
 
 #: The most a text answer scores when it also asserts a misconception or an inverted claim.

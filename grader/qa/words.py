@@ -50,6 +50,8 @@ def vocabulary(texts: tuple[str, ...]) -> frozenset[str]:
     return frozenset(content(canonical("\n".join(texts))))  # one pass over all (a third faster than one each)
 
 
+#: Pictographs and dingbats (not ✓ ✗, which mark a claim true or false in notes).
+EMOJI_CHARS = "\U0001F000-\U0001FAFF\u2600-\u26FF\u2700-\u2712\u2719-\u27BF\u203C\u2049"
 #: A Chinese character.
 CJK = re.compile(r"[\u3400-\u9fff]")
 
