@@ -15,7 +15,7 @@ from grader.errors import SpecError
 from grader.qa.bank import load_bank
 from grader.qa.grading import grade
 from grader.qa.labelled import SPLITS, UNREAD, LabelledAnswer, agreement, grade_set, load_set
-from grader.qa.text import canonical, judge
+from grader.qa.text import INCOMPLETE_CAP, canonical, judge
 
 BANK = load_bank(ProblemBank().get("qa").folder)
 
@@ -734,7 +734,7 @@ def test_filler_a_wrong_claim_or_a_short_answer_earns_nothing_on_trust() -> None
                                           "while drinking coffee with friends yesterday evening after a long walk.")
     wrong = grade(question, _TWO_IDEAS + "; the scale makes the gradients larger, and then backprop sees a flat surface: "
                                          "the learning signal reaching the query and key projections fades during training.")
-    assert short.fraction == filler.fraction == pytest.approx(2 / 3)
+    assert short.fraction == filler.fraction == INCOMPLETE_CAP
     assert "text_doubt_on_trust" not in filler.doubts and filler.needs_review
     assert wrong.fraction < 0.5
 
@@ -1252,7 +1252,7 @@ def test_what_an_answer_leaves_for_later_is_not_claimed() -> None:
     """"至于解码为何受限于带宽，且听下回分解": the storyteller names the point and does not make it."""
     verdict = grade(BANK.get("decode_memory_bound"),
                     "话说预填充时整段提示词一起算，矩阵乘矩阵，算术强度高，受限于算力。至于解码为何受限于带宽，且听下回分解。")
-    assert verdict.fraction == 0.5, verdict.message("zh")
+    assert verdict.fraction == INCOMPLETE_CAP, verdict.message("zh")
 
 
 def test_a_storyteller_s_address_and_a_light_verb_add_nothing_to_an_echo() -> None:
@@ -1405,7 +1405,7 @@ def test_a_goal_or_a_number_alone_states_no_idea(question: str, answer: str) -> 
 
 def test_n_by_n_comparisons_are_all_pairs_not_a_stored_matrix() -> None:
     verdict = grade(BANK.get("quadratic_cost"), "Because every token has to look at every other token, that's n × n comparisons.")
-    assert verdict.fraction == 0.5, verdict.message("en")
+    assert verdict.fraction == INCOMPLETE_CAP, verdict.message("en")
 
 
 def test_jamaican_patois_reads_as_english_and_pinyin_gives_way_to_its_characters() -> None:
@@ -1498,7 +1498,7 @@ def test_two_thirds_of_4d_restates_the_question_and_is_no_budget() -> None:
     """"Take 2/3 of 4d" is what the question asks about; only the reason (same parameters) is the idea."""
     verdict = grade(BANK.get("swiglu_hidden_size"), "Because SwiGLU has an extra gate matrix, so three matrices and not "
                                                     "two. Then you take 2/3 of 4d, I think for a nice size.")
-    assert verdict.fraction == 0.5 and [c.id for c in verdict.missing] == ["same_budget"]
+    assert verdict.fraction == INCOMPLETE_CAP and [c.id for c in verdict.missing] == ["same_budget"]
 
 
 @pytest.mark.parametrize(("question", "answer"), [
@@ -1571,11 +1571,11 @@ def test_what_a_reviewer_asks_the_authors_to_add_is_missing_not_said() -> None:
     so the answer is not given the missing idea on trust."""
     asked = grade(BANK.get("pre_ln_warmup"), "审稿意见：本文采用 Pre-LN，理由是残差通路保持恒等、梯度可直接回传。"
                                              "建议补充与 Post-LN 在预热需求上的对比。")
-    assert asked.fraction == 0.5, asked.message("zh")
+    assert asked.fraction == INCOMPLETE_CAP, asked.message("zh")
     admitted = grade(BANK.get("flash_online_softmax"),
                      "审稿意见：本文的分块 softmax 为每行维护一个 running max 与 running sum，这一点描述清楚。"
                      "但对于最大值更新后如何处理已累计结果，本文未给出说明，建议作者补充推导过程与数值实验。")
-    assert admitted.fraction == 0.5, admitted.message("zh")
+    assert admitted.fraction == INCOMPLETE_CAP, admitted.message("zh")
     full = grade(BANK.get("pre_ln_warmup"), "审稿意见：本文指出 Pre-LN 的残差通路保持恒等，梯度可直接回传；Post-LN 初始化时"
                                             "梯度很大，需要预热，而 Pre-LN 不预热也能稳定训练。建议补充消融实验。")
     assert full.fraction == 1.0, full.message("zh")
@@ -2018,7 +2018,7 @@ def test_wrong_answers_of_the_sixth_verification_stay_below_half() -> None:
         verdict = grade(BANK.get(qid), answer)
         assert verdict.fraction < 0.5, (qid, answer, verdict.message())
     # Set aside with 跟/和 … 没关系, an idea is not claimed; said to matter, it is.
-    assert grade(BANK.get("pre_ln_warmup"), "Pre-LN 跟训练稳定有很大关系，不用 warmup 也能训。").fraction == 0.5
+    assert grade(BANK.get("pre_ln_warmup"), "Pre-LN 跟训练稳定有很大关系，不用 warmup 也能训。").fraction == INCOMPLETE_CAP
     # R(n − m) is the rotation by the difference, read after Qᵀ but not inside "for (n - m)".
     assert grade(BANK.get("rope_relative"), "q_m = R(mθ)q, k_n = R(nθ)k ⇒ q_mᵀk_n = qᵀR((n−m)θ)k, only n−m.").fraction == 1.0
 
@@ -2031,7 +2031,7 @@ def test_a_learner_who_says_they_are_guessing_gets_no_benefit_of_the_doubt() -> 
     assert grade(BANK.get("encoder_vs_decoder"), unsure).fraction < 1.0
     # "没整明白" after a clause that asks why takes that clause back.
     verdict = grade(BANK.get("rope_relative"), "我寻思就是按位置把 q、k 给转一转，转的角度跟位置成正比。为啥最后就只剩相对的，这块我没整明白。")
-    assert verdict.fraction == 0.5, verdict.message()
+    assert verdict.fraction == INCOMPLETE_CAP, verdict.message()
     # "it has no clue which came first" is the model's blindness, not the learner's admission.
     sure = ("Attention on its own is like dumping every clip into one bin: it can compare any clip with any other, but it has "
             "no clue which came first. There's no timeline built in - nothing stepping through frames in order, no sliding "
@@ -2202,3 +2202,22 @@ def test_wrong_answers_of_the_tenth_verification_stay_below_half() -> None:
     for qid, answer in cases:
         verdict = grade(BANK.get(qid), answer)
         assert verdict.fraction < 0.5, (qid, answer, verdict.message())
+
+
+def test_an_incomplete_answer_earns_its_share_but_less_than_half() -> None:
+    """Half the points and more are for an answer that states every idea: a right idea beside a wrong reason
+    in words no phrasing knows reads like a right idea beside nothing, so neither reaches half."""
+    alibi = BANK.get("alibi_bias")
+    one_of_two = grade(alibi, "ALiBi adds a penalty proportional to the distance between query and key to each score.")
+    assert one_of_two.fraction == INCOMPLETE_CAP < 0.5 and [c.id for c in one_of_two.missing]
+    assert one_of_two.notes == [("text_incomplete", {})]
+    assert one_of_two.message("en").startswith("an answer that leaves out an idea earns less than half the points; found: ")
+    assert grade(alibi, "ALiBi 在分数上加一个跟距离成正比的惩罚，离得远分数就低。").message("zh").startswith("缺了要点的答案，得分不到一半")
+    # Two ideas of three: the same cap. One of three is already below it and keeps its share, with no note.
+    sqrt_dk = BANK.get("explain_sqrt_dk")
+    assert grade(sqrt_dk, _TWO_IDEAS + ".").fraction == INCOMPLETE_CAP
+    one_of_three = grade(sqrt_dk, "q·k 的方差随 d_k 增大。")
+    assert one_of_three.fraction == pytest.approx(1 / 3) and one_of_three.notes == []
+    # A wrong claim keeps its own, lower cap; a complete answer keeps every point.
+    assert 0 <= grade(sqrt_dk, _TWO_IDEAS + "; the scale makes the gradients larger.").fraction < INCOMPLETE_CAP
+    assert grade(sqrt_dk, _TWO_IDEAS + ", and the gradients through it vanish.").fraction == 1.0

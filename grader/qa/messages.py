@@ -53,6 +53,10 @@ MESSAGES = Catalogue("grader.qa.messages", {
         "zh": "答案只是重复了题目中的词，请用自己的话说明原因或做法",
     },
     "text_mistake": {"en": "the answer also says something wrong", "zh": "答案中还有错误的说法"},
+    "text_incomplete": {
+        "en": "an answer that leaves out an idea earns less than half the points",
+        "zh": "缺了要点的答案，得分不到一半",
+    },
     "text_keywords": {
         "en": "a list of words is not an answer: say what happens and why, in a sentence",
         "zh": "只列出词语不算回答：请用一句话说明发生了什么、为什么",

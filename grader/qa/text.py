@@ -16,8 +16,10 @@ question's named ``mistakes`` are misconceptions. Each one plainly asserted canc
 idea and caps the score below half. An answer that only lists topic words ("variance gradient saturation") or only
 repeats the question scores 0 (lists: :mod:`grader.qa.keyword_list`). Every judgement carries a confidence: the grader says when it is
 unsure (a negated claim, correct and wrong claims mixed, much it did not recognise), so that an
-instructor can review it. An answer with no wrong claim that misses one idea but says much more on
-the subject in words no phrasing read gets full points on trust, and is sent to review.
+instructor can review it. An answer with no wrong claim that states some ideas but not all earns their
+share of the points, but less than half (``INCOMPLETE_CAP``): half and more are kept for complete answers.
+One that misses one idea but says much more on the subject in words no phrasing read gets full points on
+trust, and is sent to review.
 
 Before matching (:mod:`grader.qa.normal_form`), formulas are written one way (``√dk``, ``d_k 的平方根``, ``sqrt(d_k)`` all become
 ``sqrt(d_k)``; ``n²`` becomes ``n^2``; ``Kᵀ`` becomes ``k^t``; ``−`` becomes ``-``); LaTeX in notes
@@ -40,6 +42,14 @@ from grader.results import REVIEW_BELOW  # noqa: F401  (re-exported: grading and
 
 #: The most a text answer scores when it also asserts a misconception or an inverted claim.
 WRONG_CAP = 0.25
+
+#: The most a text answer scores when it states some of the ideas but not all (and nothing wrong that a
+#: phrasing recognised). Half the points and more are kept for complete answers: a right idea beside a wrong
+#: reason in words no phrasing knows reads exactly like a right idea beside nothing, and must not reach half.
+#: Measured on the twelve never-studied held-out sets (docs/qa_text.md): every one of their 16 wrong answers
+#: at half was such an answer (12 one idea of two, 3 two of three, 1 two of four); paying them their share up
+#: to this cap takes all 16 below half and changes no label (partial stays partial).
+INCOMPLETE_CAP = 0.45
 
 # ------------------------------------------------------------------------------- clauses and polarity
 
@@ -461,6 +471,10 @@ def judge(question: Question, raw: str) -> Judgement:
                         and not _drawn_from(answer, start, wrong_sentences) for m in evidence[c.id])]
         if result.fraction == 0 and apart:
             result.fraction = min(sum(c.points for c in apart) / total / 2, WRONG_CAP)
+    elif result.fraction > INCOMPLETE_CAP and result.missing:
+        # Some ideas and not all: their share, but less than half (full points may still come on trust below).
+        result.fraction = INCOMPLETE_CAP
+        result.notes.append(("text_incomplete", {}))
     if result.mistake:
         result.notes.append(("text_mistake", {}))
     if result.inverted:
@@ -528,6 +542,7 @@ def _benefit_of_doubt(result: Judgement, concepts: list[Concept], on_topic: int)
     if on_topic >= TRUSTED_UNRECOGNISED.get(missing, 10**9):
         ideas = Text(", ".join(c.label.en for c in result.missing), "、".join(c.label.zh for c in result.missing))
         result.fraction = 1.0
+        result.notes = [note for note in result.notes if note[0] != "text_incomplete"]
         result.notes.append(("text_on_trust", {"ideas": ideas}))
         result.doubt("text_doubt_on_trust", 0.6)
 
