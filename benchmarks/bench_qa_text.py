@@ -56,6 +56,9 @@ def report(split: str, graded: list, worst: int) -> None:
     trusted = Counter(g.answer.label for g in graded if g.on_trust)
     print(f"full points on trust (ideas in words no phrasing read, sent to review): {sum(trusted.values())};"
           f" labelled " + ", ".join(f"{label} {trusted[label]}" for label in LABELS))
+    capped = Counter("wrong" if g.answer.wrong else g.answer.label for g in graded if g.incomplete)
+    print(f"held below half as incomplete (some ideas, not all; INCOMPLETE_CAP): {sum(capped.values())}; labelled "
+          + ", ".join(f"{label} {capped[label]}" for label in LABELS) + f", wrong answers {capped['wrong']}")
     counts = Counter((g.answer.label, g.predicted) for g in graded)
     print("confusion (rows: label, columns: verdict)")
     print("           " + "".join(f"{p:>9}" for p in LABELS))
@@ -122,6 +125,9 @@ def main() -> None:
     trusted = Counter(g.answer.label for g in everything if g.on_trust)
     print(f"overall full points on trust: {sum(trusted.values())}; labelled "
           + ", ".join(f"{label} {trusted[label]}" for label in LABELS))
+    capped = Counter("wrong" if g.answer.wrong else g.answer.label for g in everything if g.incomplete)
+    print(f"overall held below half as incomplete: {sum(capped.values())}; labelled "
+          + ", ".join(f"{label} {capped[label]}" for label in LABELS) + f", wrong answers {capped['wrong']}")
     if args.timing:
         timing(args.timing, args.baseline.resolve() if args.baseline else None)
 

@@ -124,6 +124,7 @@ class Graded:
     confidence: float
     message: str
     on_trust: bool = False  # full points given on trust for ideas no phrasing recognised (sent to review)
+    incomplete: bool = False  # some ideas and not all: held below half (grader/qa/text.py, INCOMPLETE_CAP)
 
     @property
     def predicted(self) -> str:
@@ -155,7 +156,8 @@ def grade_set(answers: list[LabelledAnswer], bank: QuestionBank) -> list[Graded]
     for answer in answers:
         verdict = grade(bank.get(answer.question), answer.text)
         on_trust = "text_doubt_on_trust" in verdict.doubts
-        out.append(Graded(answer, verdict.fraction, verdict.confidence, verdict.message(answer.lang), on_trust))
+        incomplete = ("text_incomplete", {}) in verdict.notes
+        out.append(Graded(answer, verdict.fraction, verdict.confidence, verdict.message(answer.lang), on_trust, incomplete))
     return out
 
 
