@@ -1,7 +1,7 @@
 """How well free-text answers are graded: agreement with labelled answers, by split and language.
 
-    python benchmarks/bench_qa_text.py                 # every set: tuning, adversarial_a to adversarial_g, dev, dev_b, heldout_c to heldout_db (all but heldout_ci to heldout_cl and heldout_cu to heldout_db studied; those twelve, read once with a frozen grader, are the blind figure)
-    python benchmarks/bench_qa_text.py --split heldout_db  # one set only
+    python benchmarks/bench_qa_text.py                 # every set: tuning, adversarial_a to adversarial_g, dev, dev_b, heldout_c to heldout_df (all but heldout_ci to heldout_cl and heldout_cu to heldout_df studied; those sixteen, read once with a frozen grader, are the blind figure)
+    python benchmarks/bench_qa_text.py --split heldout_df  # one set only
     python benchmarks/bench_qa_text.py --worst 20      # list more of the worst misses
     python benchmarks/bench_qa_text.py --split tuning  # one split only
     python benchmarks/bench_qa_text.py --timing 11     # also: wall time of `grade qa` on the full reference answers

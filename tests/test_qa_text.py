@@ -521,8 +521,11 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_cy to heldout_db, the 103rd to 106th, are the twelfth: read once with the grader of e5a0d4c (the verdicts of
 #: c4a3fdd, nothing studied in between: 92.6%, 95.5%, 96.9%, 92.6%; 2, 5, 1 and 0 wrong answers at half). Held out,
 #: not studied: their floors are their first readings.
+#: heldout_dc to heldout_df, the 107th to 110th, are the thirteenth: read once with the grader frozen at d1ce1ce (the
+#: twelfth's verdicts but for the cap on incomplete answers: 95.7%, 96.0%, 95.2%, 96.0%; none at half). Held out, not
+#: studied: their floors are their first readings.
 #: adversarial_g, four more red-team authors (r27 to r30), was read once before study: 71 of its 528 wrong answers
-#: at half; 8 after.
+#: at half; 8 after, 3 with the cap on incomplete answers.
 AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "adversarial_d": 0.64, "adversarial_e": 0.67, "adversarial_f": 0.65, "adversarial_g": 0.67, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
              "heldout_f": 0.98, "heldout_g": 0.97, "heldout_h": 0.97, "heldout_i": 0.96, "heldout_j": 0.98,
              "heldout_k": 0.97, "heldout_l": 0.95, "heldout_m": 0.96, "heldout_n": 0.95,
@@ -551,17 +554,19 @@ AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adve
              "heldout_cm": 0.97, "heldout_cn": 0.97, "heldout_co": 0.97, "heldout_cp": 0.96,
              "heldout_cq": 0.96, "heldout_cr": 0.95, "heldout_cs": 0.96, "heldout_ct": 0.98,
              "heldout_cu": 0.94, "heldout_cv": 0.96, "heldout_cw": 0.94, "heldout_cx": 0.95,
-             "heldout_cy": 0.92, "heldout_cz": 0.95, "heldout_da": 0.96, "heldout_db": 0.92}
-#: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a
-#: studied set of learners' answers but four disputed labels (heldout_r, heldout_s, heldout_u, heldout_z); on
-#: the adversarial sets, what is left after study (mostly full points on trust, docs/qa_text.md).
-WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 12, "adversarial_c": 122, "adversarial_d": 51, "adversarial_e": 10, "adversarial_f": 18, "adversarial_g": 8, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
+             "heldout_cy": 0.92, "heldout_cz": 0.95, "heldout_da": 0.96, "heldout_db": 0.92,
+             "heldout_dc": 0.95, "heldout_dd": 0.96, "heldout_de": 0.95, "heldout_df": 0.96}
+#: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a set of
+#: learners' answers (since an incomplete answer is held below half, INCOMPLETE_CAP, also none of the 16 on the
+#: never-studied sets nor the four disputed labels of heldout_r, heldout_s, heldout_u and heldout_z); on the
+#: adversarial sets, what is left after study (mostly full points on trust, docs/qa_text.md).
+WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 0, "adversarial_b": 10, "adversarial_c": 113, "adversarial_d": 17, "adversarial_e": 5, "adversarial_f": 9, "adversarial_g": 3, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
                  "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0, "heldout_q": 0,
-                 "heldout_r": 1, "heldout_s": 1, "heldout_t": 0,
-                 "heldout_u": 1, "heldout_v": 0,
+                 "heldout_r": 0, "heldout_s": 0, "heldout_t": 0,
+                 "heldout_u": 0, "heldout_v": 0,
                  "heldout_w": 0, "heldout_x": 0,
-                 "heldout_y": 0, "heldout_z": 1, "heldout_aa": 0,
+                 "heldout_y": 0, "heldout_z": 0, "heldout_aa": 0,
                  "heldout_ab": 0, "heldout_ac": 0,
                  "heldout_ad": 0, "heldout_ae": 0,
                  "heldout_af": 0, "heldout_ag": 0, "heldout_ah": 0, "heldout_ai": 0, "heldout_aj": 0, "heldout_ak": 0,
@@ -577,11 +582,12 @@ WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 1, "adversarial_b": 12, "adversar
                  "heldout_bw": 0, "heldout_bx": 0, "heldout_by": 0, "heldout_bz": 0,
                  "heldout_ca": 0, "heldout_cb": 0, "heldout_cc": 0, "heldout_cd": 0,
                  "heldout_ce": 0, "heldout_cf": 0, "heldout_cg": 0, "heldout_ch": 0,
-                 "heldout_ci": 1, "heldout_cj": 0, "heldout_ck": 2, "heldout_cl": 1,
+                 "heldout_ci": 0, "heldout_cj": 0, "heldout_ck": 0, "heldout_cl": 0,
                  "heldout_cm": 0, "heldout_cn": 0, "heldout_co": 0, "heldout_cp": 0,
                  "heldout_cq": 0, "heldout_cr": 0, "heldout_cs": 0, "heldout_ct": 0,
-                 "heldout_cu": 1, "heldout_cv": 0, "heldout_cw": 1, "heldout_cx": 2,
-                 "heldout_cy": 2, "heldout_cz": 5, "heldout_da": 1, "heldout_db": 0}
+                 "heldout_cu": 0, "heldout_cv": 0, "heldout_cw": 0, "heldout_cx": 0,
+                 "heldout_cy": 0, "heldout_cz": 0, "heldout_da": 0, "heldout_db": 0,
+                 "heldout_dc": 0, "heldout_dd": 0, "heldout_de": 0, "heldout_df": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
