@@ -35,6 +35,7 @@ _CANTONESE_IN_CONTEXT = [(re.compile(pattern), mandarin) for pattern, mandarin i
 # Southwestern Mandarin (Sichuan, Chongqing) words no other reading shares: rewritten wherever they appear.
 _SOUTHWESTERN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"莫得", "没有"), (r"啥子", "什么"), (r"跟到(?=[涨变增长大])", "跟着"), (r"一哈(?!哈)", "一下"), (r"(?<=[前后里上])头(?![发部像条])", "面"),
+    (r"莫(?=[看让去用算管要每再重])", "别"), (r"跟到(?=[^。；;,]{0,8}[涨变增长大])", "跟着"),
 )]
 
 

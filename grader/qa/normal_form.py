@@ -29,6 +29,11 @@ _REWRITES = [
     (re.compile(r"\b(it|attention|softmax|the model|the transformer|this|that|he|she)\s+don'?t\b"), r"\1 doesn't"),
     # Python's None inside an index ("x[:, None]") adds an axis; it negates nothing.
     (re.compile(r"\[[^\[\]]*\bnone\b[^\[\]]*\]"), lambda m: re.sub(r"\bnone\b", "newaxis", m.group(0))),
+    # "nor" before a verb, as West African and Caribbean English write "doesn't" ("RMSNorm nor subtract da mean",
+    # "attention nor know the order"); not the "nor" of "neither ... nor".
+    (re.compile(r"(?<![.;!?]) nor\s+(?=(?:subtract|divide|know|need|see|store|keep|use|care|matter|change|"
+                r"recompute|recalculate|have|get|work|look|attend|mean|shift|center|centre|grow|save)\w*\b)"),
+     lambda m: m.group(0) if re.search(r"\bneither\b[^.;!?]*$", m.string[:m.start()]) else " doesn't "),
     # A negation typed without its apostrophe ("you dont recompute them", "it doesnt subtract the mean").
     (re.compile(r"\b(do|does|did|ca|wo|is|are|was|were|should|would|could|have|has|had|need)nt\b"), r"\1n't"),
     (re.compile(r"\bd_?\{?k\}?(?![a-z0-9])"), "d_k"),
@@ -47,6 +52,8 @@ _REWRITES = [
     (re.compile(r"\bnot[- ]a[- ]number\b|非数"), "nan"),
     # 么 for 没 (Wuhan, Baotou: "一点都么变", "么 RNN 的循环"); not 什么, 怎么, 那么, 这么, 多么...
     (re.compile(r"(?<![什怎那这多要为干啥甚])么(?=\s*(?:变|有|顺序|rnn|cnn|的?循环|的?卷积|关系))"), "没"),
+    # 晓得 (colloquial, from Sichuan to Jiangxi): 知道.
+    (re.compile(r"晓得"), "知道"),
     # "往后每个 q 都得用" is "以后" (later on); "往后看" (look back) is not.
     (re.compile(r"往后(?=的?(?:每|所有|各|都|还|再|也|就|一直))"), "以后"),
     (re.compile(r"\b(zero|nothing) (over|divided by) (zero|nothing)\b|\bdivid\w* (zero|nothing) by (zero|nothing)\b|零除以零|0\s*除以\s*0"), "0/0"),
