@@ -52,8 +52,8 @@ _REWRITES = [
     (re.compile(r"\bnot[- ]a[- ]number\b|非数"), "nan"),
     # 么 for 没 (Wuhan, Baotou: "一点都么变", "么 RNN 的循环"); not 什么, 怎么, 那么, 这么, 多么...
     (re.compile(r"(?<![什怎那这多要为干啥甚])么(?=\s*(?:变|有|顺序|rnn|cnn|的?循环|的?卷积|关系))"), "没"),
-    # 晓得 (colloquial, from Sichuan to Jiangxi): 知道.
-    (re.compile(r"晓得"), "知道"),
+    # 晓得 (colloquial, from Sichuan to Jiangxi): 知道; the particle 嘚 (Henan, Jiangxi): 的.
+    (re.compile(r"晓得"), "知道"), (re.compile(r"嘚(?!瑟)"), "的"),
     # "往后每个 q 都得用" is "以后" (later on); "往后看" (look back) is not.
     (re.compile(r"往后(?=的?(?:每|所有|各|都|还|再|也|就|一直))"), "以后"),
     (re.compile(r"\b(zero|nothing) (over|divided by) (zero|nothing)\b|\bdivid\w* (zero|nothing) by (zero|nothing)\b|零除以零|0\s*除以\s*0"), "0/0"),

@@ -263,13 +263,13 @@ def find(patterns: list[str], answer: str, asked: set[str], renamed: frozenset[s
 _ADVERB = re.compile(r"[a-z]{3,}ly")
 # The verbs of a purpose ("来减小……", "用于加速……"): what a means is used for.
 _PURPOSE_ZH = r"(?:减小|缩小|降低|减少|节省|压缩|加快|加速|提高|避免|防止|实现)"
-_ADVERB_ZH = re.compile(r"(?:本律师|本人|笔者|我方)?(?:请求|恳请)?(?:法庭|法院|贵院)(?:认定|确认)|(?:依据|根据|按照?)题意|如题所述|确已|其实|当然|就是|基本上|本质上|实际上|确实|显然|非常|一些|一点儿?|话说|列位看官|看官|诸位|(?<=[a-z\s])里面|"
+_ADVERB_ZH = re.compile(r"(?<=[a-z0-9] )跟(?= [a-z])|(?:本律师|本人|笔者|我方)?(?:请求|恳请)?(?:法庭|法院|贵院)(?:认定|确认)|(?:依据|根据|按照?)题意|如题所述|确已|其实|当然|就是|基本上|本质上|实际上|确实|显然|非常|一些|一点儿?|话说|列位看官|看官|诸位|(?<=[a-z\s])里面|"
                         r"(?:巧妙|大大|显著|有效|明显|简单|自然而然|聪明)地?|"
                         r"通过|借助|利用|采用|的?(?:一种)?(?:方式|方法|办法|做法|手段|机制|技术)来?|"
                         # "通过改变注意力的方式": changing "the way" of something names no change.
                         r"(?:改变|改动|修改|调整)(?:一下)?(?=[^，,。；;]{0,12}的?(?:方式|方法|做法|算法))|"
                         # "用 X 来减小……", "是用来减小……的", "用于减小": only link a means to its purpose.
-                        r"(?:用来|用于|来)(?=\s*" + _PURPOSE_ZH + ")|"
+                        r"(?:用来|用于|拿来|来)(?=\s*" + _PURPOSE_ZH + ")|"
                         r"用(?=[^，,。；;]{1,20}?来\s*" + _PURPOSE_ZH + ")")
 # "by means of the multi-query approach": naming the question's method as a way or a means is no claim either.
 # ... and a light verb ("caching the K and V makes generation faster" says what the question says).
