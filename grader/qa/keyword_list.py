@@ -116,6 +116,8 @@ def is_keyword_list(answer: str, known: str = "", domain: frozenset[str] = froze
             if _a_remark(answer[cut:], known, domain) and len(_ITEM_SPLIT.split(answer[:cut].strip())) >= 4 and is_keyword_list(
                     answer[:cut], known, domain, _remark_follows=True):
                 return True
+    # "block by block", "token by token": one adverb, not a relation.
+    answer = re.sub(r"\b([a-z]+) by \1\b", r"\1-by-\1", answer)
     # A citation ("Xiong et al. 2020", "Transformers are RNNs") is one more topic word.
     items = [re.sub(r"\s+et al\.?(?=\s|$)", "", i) for i in _ITEM_SPLIT.split(_PAPER_TITLE.sub("paper", answer.strip(" .。!！"))) if i]
     # An arrow, a formula, "BERT: bidirectional" relate things; in a list of four or more, a definition
@@ -369,6 +371,9 @@ def lists_only_keywords(answer: str, raw: str, *, known: str, asked_text: str, a
     # that says something of them ("ALiBi 就是：…", "the mask is: …") does not.
     if ((heading := _HEADING.match(bare)) and (not (content(heading.group(0)) - asked - renamed) or _LABEL_HEADING.fullmatch(heading.group(0)))
             and not _RELATION_ZH.search(heading.group(0)) and not _HEADING_RELATION_EN.search(heading.group(0))):
+        bare = bare[heading.end():]
+    # ... and so does a heading off the subject ("Brush list:", "舂米讲究稳：").
+    elif heading and _a_remark(heading.group(0).rstrip(": "), known, domain):
         bare = bare[heading.end():]
     # ... and so does a likeness that only announces it ("kind of like a colour formula: the kernel, …").
     elif analogy := _ANALOGY_HEADING.match(bare):
