@@ -519,8 +519,8 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: 96.3%, 94.0%, 95.7%; 1, 0, 1 and 2 wrong answers at half). Held out, not studied: their floors are their first
 #: readings.
 #: heldout_cy to heldout_db, the 103rd to 106th, are the twelfth: read once with the grader of e5a0d4c (the verdicts of
-#: c4a3fdd, nothing studied in between: 92.6%, 95.5%, 96.9%, 92.6%; 2, 5, 1 and 0 wrong answers at half). Held out,
-#: not studied: their floors are their first readings.
+#: c4a3fdd, nothing studied in between: 92.6%, 95.5%, 96.9%, 92.6%; 2, 5, 1 and 0 wrong answers at half). Held out
+#: for one more round, then studied before the fourteenth (96.9%, 98.0%, 98.6%, 97.2%; none at half): regression floors.
 #: heldout_dc to heldout_df, the 107th to 110th, are the thirteenth: read once with the grader frozen at d1ce1ce (the
 #: twelfth's verdicts but for the cap on incomplete answers: 95.7%, 96.0%, 95.2%, 96.0%; none at half). Held out, not
 #: studied: their floors are their first readings.
@@ -554,13 +554,13 @@ AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adve
              "heldout_cm": 0.97, "heldout_cn": 0.97, "heldout_co": 0.97, "heldout_cp": 0.96,
              "heldout_cq": 0.96, "heldout_cr": 0.95, "heldout_cs": 0.96, "heldout_ct": 0.98,
              "heldout_cu": 0.94, "heldout_cv": 0.96, "heldout_cw": 0.94, "heldout_cx": 0.95,
-             "heldout_cy": 0.92, "heldout_cz": 0.95, "heldout_da": 0.96, "heldout_db": 0.92,
+             "heldout_cy": 0.96, "heldout_cz": 0.98, "heldout_da": 0.98, "heldout_db": 0.97,
              "heldout_dc": 0.95, "heldout_dd": 0.96, "heldout_de": 0.95, "heldout_df": 0.96}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a set of
 #: learners' answers (since an incomplete answer is held below half, INCOMPLETE_CAP, also none of the 16 on the
 #: never-studied sets nor the four disputed labels of heldout_r, heldout_s, heldout_u and heldout_z); on the
 #: adversarial sets, what is left after study (mostly full points on trust, docs/qa_text.md).
-WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 0, "adversarial_b": 10, "adversarial_c": 113, "adversarial_d": 17, "adversarial_e": 5, "adversarial_f": 9, "adversarial_g": 3, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
+WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 0, "adversarial_b": 10, "adversarial_c": 113, "adversarial_d": 14, "adversarial_e": 5, "adversarial_f": 9, "adversarial_g": 3, "dev": 0, "dev_b": 0, "heldout_c": 0, "heldout_d": 0, "heldout_e": 0, "heldout_f": 0,
                  "heldout_g": 0, "heldout_h": 0, "heldout_i": 0, "heldout_j": 0, "heldout_k": 0, "heldout_l": 0,
                  "heldout_m": 0, "heldout_n": 0, "heldout_o": 0, "heldout_p": 0, "heldout_q": 0,
                  "heldout_r": 0, "heldout_s": 0, "heldout_t": 0,
@@ -2227,3 +2227,34 @@ def test_an_incomplete_answer_earns_its_share_but_less_than_half() -> None:
     # A wrong claim keeps its own, lower cap; a complete answer keeps every point.
     assert 0 <= grade(sqrt_dk, _TWO_IDEAS + "; the scale makes the gradients larger.").fraction < INCOMPLETE_CAP
     assert grade(sqrt_dk, _TWO_IDEAS + ", and the gradients through it vanish.").fraction == 1.0
+
+
+def test_a_list_under_a_heading_off_the_subject_is_still_a_list() -> None:
+    """A heading that says nothing of the subject ("Brush list:", "舂米讲究稳：") introduces a list; "block by
+    block" is one adverb, not a relation. A heading that says something of the subject still starts an answer."""
+    for qid, answer in [("additive_vs_dot", "Shop list: tanh, W_q, W_k, v, matmul, speed, √dk."),
+                        ("softmax_stability", "磨豆腐讲究稳：max、exp、溢出、归一化、数值稳定。"),
+                        ("flash_online_softmax", "tiling, SRAM, online softmax, block by block")]:
+        verdict = grade(BANK.get(qid), answer)
+        assert verdict.fraction == 0 and ("text_keywords", {}) in verdict.notes, (qid, verdict.message())
+    told = grade(BANK.get("flash_online_softmax"), "Shop list: keep a running max and a running sum for each row, and when "
+                                                   "the max grows, rescale the old sum by exp(old max − new max).")
+    assert told.fraction == 1.0, told.message()
+
+
+def test_dialect_words_for_know_dont_and_nor() -> None:
+    """晓得 (know), Southwestern 莫 (don't) and 跟到 (along with), and "nor" before a verb as West African and
+    Caribbean English write "doesn't" (not the "nor" of "neither … nor")."""
+    assert canonical("还不晓得后面是啥") == "还不知道后面是啥"
+    assert "别看后面" in canonical("位置 i 莫看后头的 token")
+    assert "跟着 d_k" in canonical("方差跟到 d_k 一起涨，softmax 一哈就饱和")
+    assert canonical("RMSNorm nor subtract da mean") == "rmsnorm doesn't subtract da mean"
+    assert canonical("it neither subtracts the mean nor divides") == "it neither subtracts the mean nor divides"
+    verdict = grade(BANK.get("causal_mask_purpose"), "莫让位置 i 看到后头的词（包括它要猜的那个）；一次前向哈并行训练完所有位置；"
+                                                    "跟生成时一样，生成的时候后头的词还冇得。")
+    assert verdict.fraction == 1.0, verdict.message("zh")
+
+
+def test_nalai_before_a_purpose_and_gen_between_terms_add_nothing_to_an_echo() -> None:
+    """"MQA 跟 GQA 就是拿来减小 KV 缓存的" only restates the question."""
+    assert grade(BANK.get("gqa_kv_sharing"), "MQA 跟 GQA 就是拿来减小 KV 缓存嘚，为这个付出了一些代价。").fraction == 0
