@@ -1,7 +1,8 @@
 """How well free-text answers are graded: agreement with labelled answers, by split and language.
 
-    python benchmarks/bench_qa_text.py                 # every set: tuning, adversarial_a to adversarial_g, dev, dev_b, heldout_c to heldout_df (all but heldout_ci to heldout_cl and heldout_cu to heldout_df studied; those sixteen, read once with a frozen grader, are the blind figure)
-    python benchmarks/bench_qa_text.py --split heldout_df  # one set only
+    python benchmarks/bench_qa_text.py                 # every set: tuning, adversarial_a to adversarial_g, dev, dev_b, heldout_c to heldout_dj (all but heldout_ci to heldout_cl, heldout_cu to heldout_cx and heldout_dc to heldout_dj studied; those sixteen, each read once with a frozen grader, are the held-out part)
+    python benchmarks/bench_qa_text.py --held-out      # the held-out part: the sixteen blind sets never studied
+    python benchmarks/bench_qa_text.py --split heldout_dj  # one set only
     python benchmarks/bench_qa_text.py --worst 20      # list more of the worst misses
     python benchmarks/bench_qa_text.py --split tuning  # one split only
     python benchmarks/bench_qa_text.py --timing 11     # also: wall time of `grade qa` on the full reference answers
@@ -31,7 +32,7 @@ from measure import require, run  # noqa: E402
 
 from grader.bank import ProblemBank  # noqa: E402
 from grader.qa.bank import load_bank  # noqa: E402
-from grader.qa.labelled import LABELS, SPLITS, UNREAD, agreement, grade_set, load_set  # noqa: E402
+from grader.qa.labelled import HELD_OUT, LABELS, SPLITS, UNREAD, agreement, grade_set, load_set  # noqa: E402
 from grader.qa.text import REVIEW_BELOW  # noqa: E402
 
 SETS = ROOT / "tests" / "qa_text"
@@ -102,6 +103,7 @@ def timing(repeat: int, baseline: Path | None) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=SPLITS, action="append")
+    parser.add_argument("--held-out", action="store_true", help="the held-out part: the blind sets never studied")
     parser.add_argument("--worst", type=int, default=10)
     parser.add_argument("--timing", type=int, default=0, metavar="N", help="also time `grade qa` N times")
     parser.add_argument("--baseline", type=Path, metavar="DIR",
@@ -111,6 +113,8 @@ def main() -> None:
     text_questions = [q.id for q in bank.questions if q.type == "text"]
     print(f"{len(text_questions)} text questions in the bank")
     everything = []
+    if args.held_out:
+        args.split = [*(args.split or []), *HELD_OUT]
     for split in args.split or [s for s in SPLITS if s not in UNREAD]:
         answers = load_set(SETS / split, bank)
         if not answers:
@@ -122,6 +126,11 @@ def main() -> None:
         report(split, graded, args.worst)
     require(bool(everything), "no labelled answer was graded")
     print(f"\noverall agreement {100 * agreement(everything):.1f}% over {len(everything)} answers")
+    for lang in ("en", "zh"):
+        part = [g for g in everything if g.answer.lang == lang]
+        print(f"  {lang}           {_pct(sum(g.agrees for g in part), len(part))}")
+    wrong = [g for g in everything if g.answer.wrong]
+    print(f"overall wrong answers given >= half the points: {sum(g.wrong_given_half for g in wrong)} of {len(wrong)}")
     trusted = Counter(g.answer.label for g in everything if g.on_trust)
     print(f"overall full points on trust: {sum(trusted.values())}; labelled "
           + ", ".join(f"{label} {trusted[label]}" for label in LABELS))

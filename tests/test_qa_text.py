@@ -524,6 +524,9 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_dc to heldout_df, the 107th to 110th, are the thirteenth: read once with the grader frozen at d1ce1ce (the
 #: twelfth's verdicts but for the cap on incomplete answers: 95.7%, 96.0%, 95.2%, 96.0%; none at half). Held out, not
 #: studied: their floors are their first readings.
+#: heldout_dg to heldout_dj, the 111th to 114th, are the fourteenth: read once with the grader frozen at fe63467 (the
+#: thirteenth's and the study of heldout_cy to heldout_db: 95.7%, 93.2%, 96.0%, 93.5%; none at half). Held out, not
+#: studied: their floors are their first readings.
 #: adversarial_g, four more red-team authors (r27 to r30), was read once before study: 71 of its 528 wrong answers
 #: at half; 8 after, 3 with the cap on incomplete answers.
 AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "adversarial_d": 0.64, "adversarial_e": 0.67, "adversarial_f": 0.65, "adversarial_g": 0.67, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
@@ -555,7 +558,8 @@ AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adve
              "heldout_cq": 0.96, "heldout_cr": 0.95, "heldout_cs": 0.96, "heldout_ct": 0.98,
              "heldout_cu": 0.94, "heldout_cv": 0.96, "heldout_cw": 0.94, "heldout_cx": 0.95,
              "heldout_cy": 0.96, "heldout_cz": 0.98, "heldout_da": 0.98, "heldout_db": 0.97,
-             "heldout_dc": 0.95, "heldout_dd": 0.96, "heldout_de": 0.95, "heldout_df": 0.96}
+             "heldout_dc": 0.95, "heldout_dd": 0.96, "heldout_de": 0.95, "heldout_df": 0.96,
+             "heldout_dg": 0.95, "heldout_dh": 0.93, "heldout_di": 0.96, "heldout_dj": 0.93}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a set of
 #: learners' answers (since an incomplete answer is held below half, INCOMPLETE_CAP, also none of the 16 on the
 #: never-studied sets nor the four disputed labels of heldout_r, heldout_s, heldout_u and heldout_z); on the
@@ -587,7 +591,8 @@ WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 0, "adversarial_b": 10, "adversar
                  "heldout_cq": 0, "heldout_cr": 0, "heldout_cs": 0, "heldout_ct": 0,
                  "heldout_cu": 0, "heldout_cv": 0, "heldout_cw": 0, "heldout_cx": 0,
                  "heldout_cy": 0, "heldout_cz": 0, "heldout_da": 0, "heldout_db": 0,
-                 "heldout_dc": 0, "heldout_dd": 0, "heldout_de": 0, "heldout_df": 0}
+                 "heldout_dc": 0, "heldout_dd": 0, "heldout_de": 0, "heldout_df": 0,
+                 "heldout_dg": 0, "heldout_dh": 0, "heldout_di": 0, "heldout_dj": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -2258,3 +2263,11 @@ def test_dialect_words_for_know_dont_and_nor() -> None:
 def test_nalai_before_a_purpose_and_gen_between_terms_add_nothing_to_an_echo() -> None:
     """"MQA 跟 GQA 就是拿来减小 KV 缓存的" only restates the question."""
     assert grade(BANK.get("gqa_kv_sharing"), "MQA 跟 GQA 就是拿来减小 KV 缓存嘚，为这个付出了一些代价。").fraction == 0
+
+
+def test_the_held_out_part_is_a_set_of_known_splits_that_are_graded() -> None:
+    """``bench_qa_text.py --held-out`` reads splits that exist, hold answers and are graded by the tests."""
+    from grader.qa.labelled import HELD_OUT
+
+    assert HELD_OUT and set(HELD_OUT) <= set(SPLITS) and not set(HELD_OUT) & set(UNREAD)
+    assert all(load_set(LABELLED / split, BANK) for split in HELD_OUT)
