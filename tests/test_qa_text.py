@@ -2271,3 +2271,8 @@ def test_the_held_out_part_is_a_set_of_known_splits_that_are_graded() -> None:
 
     assert HELD_OUT and set(HELD_OUT) <= set(SPLITS) and not set(HELD_OUT) & set(UNREAD)
     assert all(load_set(LABELLED / split, BANK) for split in HELD_OUT)
+
+
+def test_a_chinese_verdict_joins_its_parts_with_a_chinese_semicolon() -> None:
+    verdict = grade(BANK.get("alibi_bias"), "ALiBi 在分数上加一个跟距离成正比的惩罚，离得远分数就低。")
+    assert "；已提到：" in verdict.message("zh") and "; found: " in verdict.message("en")

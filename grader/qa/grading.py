@@ -22,6 +22,10 @@ from grader.qa.text import REVIEW_BELOW, judge
 FLOAT_SLACK = 1e-9
 
 
+#: How the parts of a verdict's message are joined: Chinese takes its own semicolon.
+_SEPARATOR = {"zh": "；"}
+
+
 @dataclass
 class Verdict:
     """The outcome of grading one answer."""
@@ -51,11 +55,11 @@ class Verdict:
             found = ", ".join(c.label.get(lang) for c in self.found) or nothing
             missing = ", ".join(c.label.get(lang) for c in self.missing) or nothing
             parts.append(say("text_score", lang, found=found, missing=missing))
-        return "; ".join(parts)
+        return _SEPARATOR.get(lang, "; ").join(parts)
 
     def doubt_message(self, lang: str = "en") -> str:
         """Why the grader is unsure of this verdict ("" when it is sure)."""
-        return "; ".join(say(key, lang) for key in self.doubts)
+        return _SEPARATOR.get(lang, "; ").join(say(key, lang) for key in self.doubts)
 
 
 def grade(question: Question, raw: Raw) -> Verdict:
