@@ -75,6 +75,18 @@ _MINNAN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 )]
 
 
+# Written Eastern Min (Fuzhou, Ningde; the Min of Sanming and northern Fujian): 伓 (不), 其 (的), 蜀 (一), 只 (个),
+# 觑 (看), 遘 (到), 囥 (存), 无 (没有), 毛 (没有), 野 (很), 恰 (更).
+_EASTERN_MIN_MARK = re.compile(r"[伓蜀觑遘囥]")
+_EASTERN_MIN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (r"伓使", "不用"), (r"是伓是", "是"), (r"伓", "不"), (r"觑", "看"), (r"遘", "到"), (r"囥", "存"), (r"蜀", "一"),
+    (r"(?<=[每下一这那几])只(?=\s*[a-z\u3400-\u9fff])", "个"),
+    (r"(?<![与尤极何])其(?![他它中实余次间后])", "的"),
+    (r"(?<=还)无", "没有"), (r"无(?=重复|重新|再|需)", "不"), (r"毛(?=\s*(?:bias|偏置|β|参数))", "没有"),
+    (r"野(?=[细小大快慢多少])", "很"), (r"恰(?=[快慢大小多少省])", "更"),
+)]
+
+
 # Northern colloquial Mandarin (Henan, Shandong, Beijing, the north-east): 俺 (我), 咋 (怎么), 瞅 (看), 自个儿 (自己),
 # 一块儿 (一起), 贼 before an adjective (很), 甭 (不用), 差不离 (差不多).
 _NORTHERN_MARK = re.compile(r"木有|俺|咋|瞅|自个儿?|一块儿|得劲|贼(?=[快好多大慢])|甭|倍儿|差不离|介[么样个]|嘛呢")
@@ -351,7 +363,7 @@ _PIDGIN_MELANESIAN = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, 
 )]
 
 #: Each dialect's (or tongue's) rewrites, applied to an answer that carries one of its marks.
-_DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_WU_MARK, _WU), (_MINNAN_MARK, _MINNAN),
+_DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_WU_MARK, _WU), (_MINNAN_MARK, _MINNAN), (_EASTERN_MIN_MARK, _EASTERN_MIN),
              (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE), (_NORTHERN_MARK, _NORTHERN),
              (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN), (_SPANISH_MARK, _SPANISH),
              (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG), (_PIDGIN_MARK, _PIDGIN),
@@ -364,7 +376,7 @@ _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_W
 
 
 def standard_words(text: str) -> str:
-    """Written Sichuanese, Shaanxi, Wu, Minnan, Cantonese, northern and spoken colloquial, and Taiwan's terms in
+    """Written Sichuanese, Shaanxi, Wu, Minnan, Eastern Min, Cantonese, northern and spoken colloquial, and Taiwan's terms in
     Mandarin words; the Spanish, Hindi, Tagalog, Pidgin (Nigerian, Hawaiian and Melanesian), Patois, Scots, Trinidadian and Yorkshire
     words of an English answer in English; pinyin beside characters dropped (the rest of ``text`` as
     it was)."""
