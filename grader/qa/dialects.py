@@ -87,6 +87,17 @@ _EASTERN_MIN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 )]
 
 
+# Written Gan and Xiang (Jiangxi, Hunan: Yingtan, Fuzhou in Jiangxi, Loudi, Chenzhou): 个 (的), 哒 (了), 渠 (它),
+# 咯个 (这个), 个话 (的话), 只 (个), 自家 (自己), 蛮 (很), 跟到 (跟着); 冇 is read by the Cantonese table.
+_GAN_XIANG_MARK = re.compile(r"哒|(?<![沟水])渠(?=个|们|的|是|就|也)|咯个|个话|(?<=[远近])个(?=[词字])|自家|(?<=[头住掉])个(?=[\s,，。约])")
+_GAN_XIANG = [(re.compile(pattern), mandarin) for pattern, mandarin in (
+    (r"咯个", "这个"), (r"个话", "的话"), (r"哒", "了"), (r"(?<![沟水])渠们", "它们"), (r"(?<![沟水])渠(?!道)", "它"),
+    (r"(?<![一二三四五六七八九十两几每这那哪各某多单整半\d])个(?=\s*[\u3400-\u9fffa-z(（,.;:!?。，；：！？]|\s*$)", "的"),
+    (r"(?<=[每下一这那几])只(?=\s*[a-z\u3400-\u9fff])", "个"), (r"自家", "自己"), (r"蛮(?=[大小多少快慢好])", "很"),
+    (r"跟到(?=[^。；;,]{0,8}[涨变增长大])", "跟着"), (r"(?<=[\u3400-\u9fff])哩(?=[,，。；;]|$)", "了"),
+)]
+
+
 # Northern colloquial Mandarin (Henan, Shandong, Beijing, the north-east): 俺 (我), 咋 (怎么), 瞅 (看), 自个儿 (自己),
 # 一块儿 (一起), 贼 before an adjective (很), 甭 (不用), 差不离 (差不多).
 _NORTHERN_MARK = re.compile(r"木有|俺|咋|瞅|自个儿?|一块儿|得劲|贼(?=[快好多大慢])|甭|倍儿|差不离|介[么样个]|嘛呢")
@@ -363,7 +374,7 @@ _PIDGIN_MELANESIAN = [(re.compile(rf"\b(?:{pattern})\b"), english) for pattern, 
 )]
 
 #: Each dialect's (or tongue's) rewrites, applied to an answer that carries one of its marks.
-_DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_WU_MARK, _WU), (_MINNAN_MARK, _MINNAN), (_EASTERN_MIN_MARK, _EASTERN_MIN),
+_DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_WU_MARK, _WU), (_MINNAN_MARK, _MINNAN), (_EASTERN_MIN_MARK, _EASTERN_MIN), (_GAN_XIANG_MARK, _GAN_XIANG),
              (_CANTONESE_MARK, _CANTONESE_IN_CONTEXT + _CANTONESE), (_NORTHERN_MARK, _NORTHERN),
              (_SPOKEN_MARK, _SPOKEN), (_TAIWAN_MARK, _TAIWAN), (_SPANISH_MARK, _SPANISH),
              (_HINGLISH_MARK, _HINGLISH), (_TAGALOG_MARK, _TAGALOG), (_PIDGIN_MARK, _PIDGIN),
@@ -376,7 +387,7 @@ _DIALECTS = [(_SOUTHWESTERN_MARK, _SOUTHWESTERN), (_SHAANXI_MARK, _SHAANXI), (_W
 
 
 def standard_words(text: str) -> str:
-    """Written Sichuanese, Shaanxi, Wu, Minnan, Eastern Min, Cantonese, northern and spoken colloquial, and Taiwan's terms in
+    """Written Sichuanese, Shaanxi, Wu, Minnan, Eastern Min, Gan and Xiang, Cantonese, northern and spoken colloquial, and Taiwan's terms in
     Mandarin words; the Spanish, Hindi, Tagalog, Pidgin (Nigerian, Hawaiian and Melanesian), Patois, Scots, Trinidadian and Yorkshire
     words of an English answer in English; pinyin beside characters dropped (the rest of ``text`` as
     it was)."""
