@@ -52,6 +52,10 @@ _REWRITES = [
     (re.compile(r"\bnot[- ]a[- ]number\b|非数"), "nan"),
     # 么 for 没 (Wuhan, Baotou: "一点都么变", "么 RNN 的循环"); not 什么, 怎么, 那么, 这么, 多么...
     (re.compile(r"(?<![什怎那这多要为干啥甚])么(?=\s*(?:变|有|顺序|rnn|cnn|的?循环|的?卷积|关系))"), "没"),
+    # "nda" / "ndak" / "nggak" (Malay and Indonesian English: "RMSNorm nda subtract mean"): doesn't.
+    (re.compile(r"\b(?:nda|ndak|nggak|gak)\s+(?=(?:subtract|divide|need|use|store|keep|see|know|change|have|care|matter|recompute)\w*\b)"), "doesn't "),
+    # 每只 before a token or a head ("每只 token"): 每个.
+    (re.compile(r"每只(?=\s*(?:token|词|位置|头|query|key|查询|键))"), "每个"),
     # 晓得 (colloquial, from Sichuan to Jiangxi): 知道; the particle 嘚 (Henan, Jiangxi): 的.
     (re.compile(r"晓得"), "知道"), (re.compile(r"嘚(?!瑟)"), "的"),
     # "往后每个 q 都得用" is "以后" (later on); "往后看" (look back) is not.
