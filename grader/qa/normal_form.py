@@ -64,7 +64,7 @@ _REWRITES = [
     (re.compile(r"\s*(->|=>|⇒|⟶|⟹)\s*"), " → "),
     # A question's A-not-A ("能不能看到后面的词", "会不会溢出") asks; its 不 negates nothing ("是不是" is left: "代价是不是
     # exact softmax" says "is not").
-    (re.compile(r"([能会可有要需])[不没]\1"), r"是否\1"),
+    (re.compile(r"([能会可有要需看用算存])[不没]\1"), r"是否\1"),
 ]
 
 
