@@ -270,7 +270,9 @@ _ADVERB_ZH = re.compile(r"(?<=[a-z0-9] )跟(?= [a-z])|(?:本律师|本人|笔者
                         r"(?:改变|改动|修改|调整)(?:一下)?(?=[^，,。；;]{0,12}的?(?:方式|方法|做法|算法))|"
                         # "用 X 来减小……", "是用来减小……的", "用于减小": only link a means to its purpose.
                         r"(?:用来|用于|拿来|来)(?=\s*" + _PURPOSE_ZH + ")|"
-                        r"用(?=[^，,。；;]{1,20}?来\s*" + _PURPOSE_ZH + ")")
+                        r"用(?=[^，,。；;]{1,20}?来\s*" + _PURPOSE_ZH + ")|"
+                        # "用多查询和分组查询的办法减小……": the means named as a way.
+                        r"用(?=[^，,。；;]{1,20}?的(?:办法|方法|方式|做法))")
 # "by means of the multi-query approach": naming the question's method as a way or a means is no claim either.
 # ... and a light verb ("caching the K and V makes generation faster" says what the question says).
 _MEANS_EN = re.compile(r"\b(?:by means of|by way of|by using|through|via|approach(?:es)?|methods?|techniques?|mechanisms?|ways?|means|"
