@@ -525,8 +525,8 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: twelfth's verdicts but for the cap on incomplete answers: 95.7%, 96.0%, 95.2%, 96.0%; none at half). Held out, not
 #: studied: their floors are their first readings.
 #: heldout_dg to heldout_dj, the 111th to 114th, are the fourteenth: read once with the grader frozen at fe63467 (the
-#: thirteenth's and the study of heldout_cy to heldout_db: 95.7%, 93.2%, 96.0%, 93.5%; none at half). Held out, not
-#: studied: their floors are their first readings.
+#: thirteenth's and the study of heldout_cy to heldout_db: 95.7%, 93.2%, 96.0%, 93.5%; none at half), then studied
+#: before the fifteenth (97.2%, 97.7%, 97.7%, 96.6%; none at half): regression floors.
 #: adversarial_g, four more red-team authors (r27 to r30), was read once before study: 71 of its 528 wrong answers
 #: at half; 8 after, 3 with the cap on incomplete answers.
 AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "adversarial_d": 0.64, "adversarial_e": 0.67, "adversarial_f": 0.65, "adversarial_g": 0.67, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
@@ -559,7 +559,7 @@ AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adve
              "heldout_cu": 0.94, "heldout_cv": 0.96, "heldout_cw": 0.94, "heldout_cx": 0.95,
              "heldout_cy": 0.96, "heldout_cz": 0.98, "heldout_da": 0.98, "heldout_db": 0.97,
              "heldout_dc": 0.95, "heldout_dd": 0.96, "heldout_de": 0.95, "heldout_df": 0.96,
-             "heldout_dg": 0.95, "heldout_dh": 0.93, "heldout_di": 0.96, "heldout_dj": 0.93}
+             "heldout_dg": 0.97, "heldout_dh": 0.97, "heldout_di": 0.97, "heldout_dj": 0.96}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a set of
 #: learners' answers (since an incomplete answer is held below half, INCOMPLETE_CAP, also none of the 16 on the
 #: never-studied sets nor the four disputed labels of heldout_r, heldout_s, heldout_u and heldout_z); on the
@@ -2276,3 +2276,18 @@ def test_the_held_out_part_is_a_set_of_known_splits_that_are_graded() -> None:
 def test_a_chinese_verdict_joins_its_parts_with_a_chinese_semicolon() -> None:
     verdict = grade(BANK.get("alibi_bias"), "ALiBi 在分数上加一个跟距离成正比的惩罚，离得远分数就低。")
     assert "；已提到：" in verdict.message("zh") and "; found: " in verdict.message("en")
+
+
+def test_eastern_min_gan_and_xiang_and_malay_english_words() -> None:
+    """Written Eastern Min (伓, 其, 蜀, 觑, 遘, 囥), Gan and Xiang (个, 哒, 渠, 咯个, 只, 哩) and Malay English ("nda"
+    before a verb) read as the Mandarin and English the rubrics are written in."""
+    assert canonical("之前 token 其 K、V 伓会变，囥起来复用，伓使每步重算") == "之前 token 的 k、v 不会变,存起来复用,不用每步重算"
+    assert "看得到全句" in canonical("每只 token 都觑得遘全句") and "下一个 token" in canonical("训练预测下蜀只 token")
+    assert canonical("咯个 1/√dk 是为了冇让分数太大，softmax 一下就饱和哒") == "这个 1/sqrtdk 是为了没有让分数太大,softmax 一下就饱和了"
+    assert "它的点积" in canonical("渠个点积是 d_k 项加起来，冇缩放个话 softmax 就饱和哩")
+    assert canonical("RMSNorm nda subtract mean") == "rmsnorm doesn't subtract mean"
+    verdict = grade(BANK.get("kv_cache_purpose"), "之前 token 其 K、V 伓会变，囥起来复用，伓使每步重算；每步只算新 token 其 q、k、v。")
+    assert verdict.fraction == 1.0, verdict.message("zh")
+    verdict = grade(BANK.get("explain_sqrt_dk"), "渠个点积是 d_k 项加起来，方差跟到 d_k 涨，冇缩放个话 softmax 就饱和哩，"
+                                                 "差不多 one-hot，gradient 基本冇得了。所以要除以 √d_k。")
+    assert verdict.fraction == 1.0, verdict.message("zh")

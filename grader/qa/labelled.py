@@ -38,7 +38,7 @@ UNREAD: tuple[str, ...] = ()
 #: The held-out part: blind sets each read once with a frozen grader and never studied (no phrasing, lexicon or rule
 #: was written from them). ``bench_qa_text.py --held-out`` grades them together.
 HELD_OUT = ("heldout_ci", "heldout_cj", "heldout_ck", "heldout_cl", "heldout_cu", "heldout_cv", "heldout_cw", "heldout_cx",
-            "heldout_dc", "heldout_dd", "heldout_de", "heldout_df", "heldout_dg", "heldout_dh", "heldout_di", "heldout_dj")
+            "heldout_dc", "heldout_dd", "heldout_de", "heldout_df")
 LABELS = ("full", "partial", "zero")
 LANGS = ("en", "zh")
 #: How a learner wrote the answer. The last four are wrong answers: they must score below half.
