@@ -1,8 +1,8 @@
 """How well free-text answers are graded: agreement with labelled answers, by split and language.
 
-    python benchmarks/bench_qa_text.py                 # every set: tuning, adversarial_a to adversarial_g, dev, dev_b, heldout_c to heldout_dj (all but heldout_ci to heldout_cl, heldout_cu to heldout_cx and heldout_dc to heldout_dj studied; those sixteen, each read once with a frozen grader, are the held-out part)
+    python benchmarks/bench_qa_text.py                 # every set: tuning, adversarial_a to adversarial_g, dev, dev_b, heldout_c to heldout_dn (all but heldout_ci to heldout_cl, heldout_cu to heldout_cx, heldout_dc to heldout_df and heldout_dk to heldout_dn studied; those sixteen, each read once with a frozen grader, are the held-out part)
     python benchmarks/bench_qa_text.py --held-out      # the held-out part: the sixteen blind sets never studied
-    python benchmarks/bench_qa_text.py --split heldout_dj  # one set only
+    python benchmarks/bench_qa_text.py --split heldout_dn  # one set only
     python benchmarks/bench_qa_text.py --worst 20      # list more of the worst misses
     python benchmarks/bench_qa_text.py --split tuning  # one split only
     python benchmarks/bench_qa_text.py --timing 11     # also: wall time of `grade qa` on the full reference answers

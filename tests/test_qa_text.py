@@ -527,6 +527,9 @@ def test_a_bad_labelled_file_is_named(tmp_path: Path) -> None:
 #: heldout_dg to heldout_dj, the 111th to 114th, are the fourteenth: read once with the grader frozen at fe63467 (the
 #: thirteenth's and the study of heldout_cy to heldout_db: 95.7%, 93.2%, 96.0%, 93.5%; none at half), then studied
 #: before the fifteenth (97.2%, 97.7%, 97.7%, 96.6%; none at half): regression floors.
+#: heldout_dk to heldout_dn, the 115th to 118th, are the fifteenth: read once with the grader frozen at 3859456 (the
+#: fourteenth's and the study of heldout_dg to heldout_dj: 95.2%, 95.7%, 94.6%, 94.3%; none at half). Held out, not
+#: studied: their floors are their first readings.
 #: adversarial_g, four more red-team authors (r27 to r30), was read once before study: 71 of its 528 wrong answers
 #: at half; 8 after, 3 with the cap on incomplete answers.
 AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adversarial_c": 0.34, "adversarial_d": 0.64, "adversarial_e": 0.67, "adversarial_f": 0.65, "adversarial_g": 0.67, "dev": 0.97, "dev_b": 0.97, "heldout_c": 0.97, "heldout_d": 0.98, "heldout_e": 0.98,
@@ -559,7 +562,8 @@ AGREEMENT = {"tuning": 0.99, "adversarial_a": 0.32, "adversarial_b": 0.34, "adve
              "heldout_cu": 0.94, "heldout_cv": 0.96, "heldout_cw": 0.94, "heldout_cx": 0.95,
              "heldout_cy": 0.96, "heldout_cz": 0.98, "heldout_da": 0.98, "heldout_db": 0.97,
              "heldout_dc": 0.95, "heldout_dd": 0.96, "heldout_de": 0.95, "heldout_df": 0.96,
-             "heldout_dg": 0.97, "heldout_dh": 0.97, "heldout_di": 0.97, "heldout_dj": 0.96}
+             "heldout_dg": 0.97, "heldout_dh": 0.97, "heldout_di": 0.97, "heldout_dj": 0.96,
+             "heldout_dk": 0.95, "heldout_dl": 0.95, "heldout_dm": 0.94, "heldout_dn": 0.94}
 #: Wrong answers (misconception, inversion, keyword list, echo) allowed half the points or more: none on a set of
 #: learners' answers (since an incomplete answer is held below half, INCOMPLETE_CAP, also none of the 16 on the
 #: never-studied sets nor the four disputed labels of heldout_r, heldout_s, heldout_u and heldout_z); on the
@@ -592,7 +596,8 @@ WRONG_AT_HALF = {"tuning": 0, "adversarial_a": 0, "adversarial_b": 10, "adversar
                  "heldout_cu": 0, "heldout_cv": 0, "heldout_cw": 0, "heldout_cx": 0,
                  "heldout_cy": 0, "heldout_cz": 0, "heldout_da": 0, "heldout_db": 0,
                  "heldout_dc": 0, "heldout_dd": 0, "heldout_de": 0, "heldout_df": 0,
-                 "heldout_dg": 0, "heldout_dh": 0, "heldout_di": 0, "heldout_dj": 0}
+                 "heldout_dg": 0, "heldout_dh": 0, "heldout_di": 0, "heldout_dj": 0,
+                 "heldout_dk": 0, "heldout_dl": 0, "heldout_dm": 0, "heldout_dn": 0}
 
 
 @pytest.mark.parametrize("split", SPLITS)
