@@ -11,6 +11,11 @@ absent.
 
 import re
 
+# Shared by several southern tables: 个 as the particle 的 ("离得远个词"; not a measure word after a number or 每, 这...),
+# and 只 as the measure word 个 after 每, 下, 一 ("每只 token", "下一只 token").
+_GE_AS_DE = r"(?<![一二三四五六七八九十两几每这那哪各某多单整半\d])个(?=\s*[\u3400-\u9fffa-z(（,.;:!?。，；：！？]|\s*$)"
+_ZHI_AS_GE = r"(?<=[每下一这那几])只(?=\s*[a-z\u3400-\u9fff])"
+
 # Written Cantonese (Hong Kong and Guangdong learners: "之前啲 token 嘅 K 同 V 唔会变") in Mandarin words, so
 # that one Chinese rubric reads both. Words first, then the characters they hold.
 # "就系", "即系", "系为了" (是 in Cantonese) are no Mandarin word (a 系统 is).
@@ -55,7 +60,7 @@ _WU_MARK = re.compile(r"[侬侪噶弗呒覅搿]|阿拉|伊拉|辰光|交关|勿|
 _WU = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"辰光", "时候"), (r"交关", "很"), (r"伊拉", "它们"), (r"阿拉", "我们"), (r"侬", "你"), (r"侪", "都"),
     (r"(?<![请切])勿", "不"), (r"弗", "不"), (r"呒没有?", "没有"), (r"呒", "没"), (r"覅", "不要"), (r"噶", "这样"),
-    (r"(?<![一二三四五六七八九十两几每这那哪各某多单整半\d])个(?=\s*[\u3400-\u9fffa-z(（,.;:!?。，；：！？]|\s*$)", "的"),
+    (_GE_AS_DE, "的"),
     (r"搭(?![建配乘载车])", "和"), (r"(?<=[放写存摆留])[勒辣]", "在"), (r"里向", "里面"), (r"(?<=[快慢大小多少好])一眼", "一点"), (r"搿", "这"),
     (r"老(?=[大小多少快慢好重难省贵灵])", "很"), (r"一只(?=\s*[a-z\u3400-\u9fff])", "一个"), (r"伊(?!朗|利|始)", "它"),
 )]
@@ -71,7 +76,7 @@ _MINNAN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"(?<![一总公])共(?![享用同有计识])", "和"), (r"仝款", "一样"), (r"仝", "同"), (r"按呢", "这样"), (r"家己", "自己"),
     (r"足济", "很多"), (r"无路用", "没用"), (r"伊", "它"), (r"佫", "再"), (r"(?<=[较])紧", "快"), (r"较(?=[快慢大小多少好差近远])", "更"),
     (r"免(?=[再]?[算做存读])", "不用"), (r"爱(?=[用算存看读跟和])", "要"), (r"用着", "用到"),
-    (r"(?<![一二三四五六七八九十两几每这那哪各某多单整半\d])个(?=\s*[\u3400-\u9fffa-z(（,.;:!?。，；：！？]|\s*$)", "的"),
+    (_GE_AS_DE, "的"),
 )]
 
 
@@ -80,7 +85,7 @@ _MINNAN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 _EASTERN_MIN_MARK = re.compile(r"[伓蜀觑遘囥]")
 _EASTERN_MIN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"伓使", "不用"), (r"是伓是", "是"), (r"伓", "不"), (r"觑", "看"), (r"遘", "到"), (r"囥", "存"), (r"蜀", "一"),
-    (r"(?<=[每下一这那几])只(?=\s*[a-z\u3400-\u9fff])", "个"),
+    (_ZHI_AS_GE, "个"),
     (r"(?<![与尤极何])其(?![他它中实余次间后])", "的"),
     (r"(?<=还)无", "没有"), (r"无(?=重复|重新|再|需)", "不"), (r"毛(?=\s*(?:bias|偏置|β|参数))", "没有"),
     (r"野(?=[细小大快慢多少])", "很"), (r"恰(?=[快慢大小多少省])", "更"),
@@ -92,8 +97,8 @@ _EASTERN_MIN = [(re.compile(pattern), mandarin) for pattern, mandarin in (
 _GAN_XIANG_MARK = re.compile(r"哒|(?<![沟水])渠(?=个|们|的|是|就|也)|咯个|个话|(?<=[远近])个(?=[词字])|自家|(?<=[头住掉])个(?=[\s,，。约])")
 _GAN_XIANG = [(re.compile(pattern), mandarin) for pattern, mandarin in (
     (r"咯个", "这个"), (r"个话", "的话"), (r"哒", "了"), (r"(?<![沟水])渠们", "它们"), (r"(?<![沟水])渠(?!道)", "它"),
-    (r"(?<![一二三四五六七八九十两几每这那哪各某多单整半\d])个(?=\s*[\u3400-\u9fffa-z(（,.;:!?。，；：！？]|\s*$)", "的"),
-    (r"(?<=[每下一这那几])只(?=\s*[a-z\u3400-\u9fff])", "个"), (r"自家", "自己"), (r"蛮(?=[大小多少快慢好])", "很"),
+    (_GE_AS_DE, "的"),
+    (_ZHI_AS_GE, "个"), (r"自家", "自己"), (r"蛮(?=[大小多少快慢好])", "很"),
     (r"跟到(?=[^。；;,]{0,8}[涨变增长大])", "跟着"), (r"(?<=[\u3400-\u9fff])哩(?=[,，。；;]|$)", "了"),
 )]
 

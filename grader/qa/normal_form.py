@@ -14,6 +14,10 @@ _BEFORE_NFKC = str.maketrans({"²": "^2", "ᵀ": "^t", "√": "sqrt", "∞": "in
 # Traditional characters read as simplified ("點積的變異數" → "点积的变异数"): one Chinese rubric reads both.
 _AFTER = str.maketrans(TRADITIONAL, SIMPLIFIED) | str.maketrans(
     {"\u2013": "-", "\u2014": "-", "\u2019": "'", "\u2018": "'", "，": ",", "；": ";", "：": ":"})
+# Verbs that "nor" (West African and Caribbean English) and "nda" (Malay English) negate before them.
+_NEGATED_VERB = (r"(?:subtract|divide|know|need|see|store|keep|use|care|matter|change|recompute|recalculate|have|get|work|"
+                 r"look|attend|mean|shift|center|centre|grow|save)\w*\b")
+
 _REWRITES = [
     # Spoken English's 'em is them ("has to look at 'em again"); its double negative is one ("there ain't no RNN").
     (re.compile(r"(?<![\w'])'em\b"), "them"),
@@ -31,8 +35,7 @@ _REWRITES = [
     (re.compile(r"\[[^\[\]]*\bnone\b[^\[\]]*\]"), lambda m: re.sub(r"\bnone\b", "newaxis", m.group(0))),
     # "nor" before a verb, as West African and Caribbean English write "doesn't" ("RMSNorm nor subtract da mean",
     # "attention nor know the order"); not the "nor" of "neither ... nor".
-    (re.compile(r"(?<![.;!?]) nor\s+(?=(?:subtract|divide|know|need|see|store|keep|use|care|matter|change|"
-                r"recompute|recalculate|have|get|work|look|attend|mean|shift|center|centre|grow|save)\w*\b)"),
+    (re.compile(rf"(?<![.;!?]) nor\s+(?={_NEGATED_VERB})"),
      lambda m: m.group(0) if re.search(r"\bneither\b[^.;!?]*$", m.string[:m.start()]) else " doesn't "),
     # A negation typed without its apostrophe ("you dont recompute them", "it doesnt subtract the mean").
     (re.compile(r"\b(do|does|did|ca|wo|is|are|was|were|should|would|could|have|has|had|need)nt\b"), r"\1n't"),
@@ -53,7 +56,7 @@ _REWRITES = [
     # 么 for 没 (Wuhan, Baotou: "一点都么变", "么 RNN 的循环"); not 什么, 怎么, 那么, 这么, 多么...
     (re.compile(r"(?<![什怎那这多要为干啥甚])么(?=\s*(?:变|有|顺序|rnn|cnn|的?循环|的?卷积|关系))"), "没"),
     # "nda" / "ndak" / "nggak" (Malay and Indonesian English: "RMSNorm nda subtract mean"): doesn't.
-    (re.compile(r"\b(?:nda|ndak|nggak|gak)\s+(?=(?:subtract|divide|need|use|store|keep|see|know|change|have|care|matter|recompute)\w*\b)"), "doesn't "),
+    (re.compile(rf"\b(?:nda|ndak|nggak|gak)\s+(?={_NEGATED_VERB})"), "doesn't "),
     # 每只 before a token or a head ("每只 token"): 每个.
     (re.compile(r"每只(?=\s*(?:token|词|位置|头|query|key|查询|键))"), "每个"),
     # 晓得 (colloquial, from Sichuan to Jiangxi): 知道; the particle 嘚 (Henan, Jiangxi): 的.

@@ -473,10 +473,6 @@ def judge(question: Question, raw: str) -> Judgement:
                         and not _drawn_from(answer, start, wrong_sentences) for m in evidence[c.id])]
         if result.fraction == 0 and apart:
             result.fraction = min(sum(c.points for c in apart) / total / 2, WRONG_CAP)
-    elif result.fraction > INCOMPLETE_CAP and result.missing:
-        # Some ideas and not all: their share, but less than half (full points may still come on trust below).
-        result.fraction = INCOMPLETE_CAP
-        result.notes.append(("text_incomplete", {}))
     if result.mistake:
         result.notes.append(("text_mistake", {}))
     if result.inverted:
@@ -487,6 +483,11 @@ def judge(question: Question, raw: str) -> Judgement:
         result.doubt("text_doubt_unrecognised", 0.6)
         if not _ADMITS.search(answer):
             _benefit_of_doubt(result, concepts, _count(unread & vocabulary(question.domain)))
+    if INCOMPLETE_CAP < result.fraction < 1:
+        # Some ideas and not all, none of them wrong (a wrong claim keeps the score lower still): their share, but
+        # less than half.
+        result.fraction = INCOMPLETE_CAP
+        result.notes.append(("text_incomplete", {}))
     return result
 
 
@@ -544,7 +545,6 @@ def _benefit_of_doubt(result: Judgement, concepts: list[Concept], on_topic: int)
     if on_topic >= TRUSTED_UNRECOGNISED.get(missing, 10**9):
         ideas = Text(", ".join(c.label.en for c in result.missing), "、".join(c.label.zh for c in result.missing))
         result.fraction = 1.0
-        result.notes = [note for note in result.notes if note[0] != "text_incomplete"]
         result.notes.append(("text_on_trust", {"ideas": ideas}))
         result.doubt("text_doubt_on_trust", 0.6)
 
